@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The .polbin container, shared by polc (writer and reader) and polexec
+ * (reader only, so this header and polbin_read.c use nothing beyond libc).
+ *
+ * Layout, all integers little-endian (docs/ARTIFACT.md has the full text):
+ *
+ *   0  magic[8]       "\x89POLBIN\n"
+ *   8  u32 version    POLBIN_VERSION
+ *  12  u32 arch       AUDIT_ARCH_* the artifact was compiled for
+ *  16  u32 nsections  1..POLBIN_MAX_SECTIONS
+ *  20  u32 reserved   0
+ *  24  u64 size       the whole file, header included
+ *  32  u8 digest[32]  SHA-256 over bytes [64, size)
+ *  64  section table: nsections x { u32 type, u32 flags, u32 offset, u32 len }
+ *      then the section payloads, each 8-byte aligned, in table order,
+ *      neither overlapping each other nor the header or table.
+ *
+ * A reader treats the file as hostile: every field is checked before use.
+ */
+#ifndef POLC_POLBIN_H
+#define POLC_POLBIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define POLBIN_MAGIC	    "\x89POLBIN\n"
+#define POLBIN_MAGIC_LEN    8
+#define POLBIN_VERSION	    1
+#define POLBIN_HEADER_SIZE  64
+#define POLBIN_ENTRY_SIZE   16
+#define POLBIN_MAX_SECTIONS 32
+#define POLBIN_MAX_SIZE	    (16u << 20) /* 16 MiB */
+
+/* Section types. New types get new numbers; numbers are never reused. */
+enum polbin_section_type {
+	POLBIN_SEC_IR = 1,	 /* canonical IR (compiler/ir.h encoding) */
+	POLBIN_SEC_META = 2,	 /* policy name, source digest, compiler */
+	POLBIN_SEC_SECCOMP = 3,	 /* raw struct sock_filter[] for x86_64 */
+	POLBIN_SEC_LANDLOCK = 4, /* Landlock ruleset */
+	POLBIN_SEC_NFT = 5,	 /* nftables netlink batch */
+	POLBIN_SEC_LIMITS = 6,	 /* resource limits */
+	POLBIN_SEC_ENV = 7,	 /* environment recipe */
+	/*
+	 * Layers the policy states but this polc cannot compile yet (text:
+	 * their names). Always critical: no reader may run such an artifact,
+	 * since part of what the policy says would not be enforced.
+	 */
+	POLBIN_SEC_UNENFORCED = 99,
+};
+
+/* A reader that does not know a critical section must refuse the file. */
+#define POLBIN_F_CRITICAL 0x1u
+#define POLBIN_F_KNOWN	  POLBIN_F_CRITICAL
+
+struct polbin_section {
+	uint32_t type;
+	uint32_t flags;
+	const uint8_t *data; /* points into the caller's buffer */
+	uint32_t len;
+};
+
+struct polbin {
+	uint32_t version;
+	uint32_t arch;
+	uint32_t nsections;
+	struct polbin_section sections[POLBIN_MAX_SECTIONS];
+};
+
+/*
+ * Validate buf as a polbin: magic, version, size, digest, table, bounds,
+ * alignment, overlap, duplicate types, unknown critical types (any type not
+ * in `known`, a zero-terminated list of the types the caller
+ * understands). Returns 0, or -1 with a one-line reason in err.
+ */
+int polbin_parse(const uint8_t *buf, size_t len, const uint32_t *known,
+		 struct polbin *out, char *err, size_t errlen);
+
+/* The section of that type, or NULL. */
+const struct polbin_section *polbin_find(const struct polbin *pb,
+					 uint32_t type);
+
+/* Human name of a section type ("seccomp"), or "unknown". */
+const char *polbin_section_name(uint32_t type);
+
+/* Little-endian decoding helpers for section readers. */
+static inline uint16_t polbin_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t polbin_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t polbin_le64(const uint8_t *p)
+{
+	return (uint64_t)polbin_le32(p) | (uint64_t)polbin_le32(p + 4) << 32;
+}
+
+#endif
