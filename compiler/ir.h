@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IR: the normalized, canonical policy model.
+ *
+ * Everything downstream of the semantic pass (backends, prover, dump, the
+ * artifact writer) reads this and nothing else. After ir_canonicalize() the
+ * arrays are sorted and deduplicated, so two policies that mean the same
+ * thing up to order, duplicates, set membership spelling (`in {a,b}` versus
+ * two rules) and constant spelling serialize to identical bytes.
+ *
+ * Variables `${NAME}` are kept as text: polexec binds them at run time.
+ */
+#ifndef POLC_IR_H
+#define POLC_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IR_VERSION 1
+
+/* Hard limits, named so that hostile IR and policies are refused early. */
+#define IR_MAX_ATOMS	8    /* atoms in one conjunction */
+#define IR_MAX_RULES	4096 /* rules on one syscall after expansion */
+#define IR_MAX_SYSCALLS 1024
+#define IR_MAX_FS	1024
+#define IR_MAX_NET	1024
+#define IR_MAX_ENV	256
+#define IR_MAX_STR	4096
+#define IR_SYSCALL_NAME 40
+
+/*
+ * Actions, ordered from most restrictive to least. The numeric order is the
+ * semantic order used by rule resolution, codegen and the prover alike.
+ */
+enum ir_action_kind {
+	IR_ACT_KILL_PROCESS = 0,
+	IR_ACT_KILL_THREAD = 1,
+	IR_ACT_TRAP = 2,
+	IR_ACT_ERRNO = 3,
+	IR_ACT_LOG = 4,
+	IR_ACT_ALLOW = 5,
+};
+
+struct ir_action {
+	uint8_t kind;	 /* enum ir_action_kind */
+	uint16_t errnum; /* for IR_ACT_ERRNO only, else 0; 0..4095 */
+};
+
+/* Comparison of one syscall argument, unsigned: (arg & mask) OP value. */
+enum ir_op {
+	IR_OP_EQ = 0,
+	IR_OP_NE = 1,
+	IR_OP_LT = 2,
+	IR_OP_LE = 3,
+	IR_OP_GT = 4,
+	IR_OP_GE = 5,
+};
+
+struct ir_atom {
+	uint8_t arg;   /* 0..5 */
+	uint8_t width; /* 32: the kernel reads an int, high word ignored; 64 */
+	uint8_t op;    /* enum ir_op */
+	uint64_t mask; /* all ones for width when unmasked */
+	uint64_t value;
+};
+
+/* A conjunction of atoms; natoms == 0 means "always". */
+struct ir_rule {
+	struct ir_action action;
+	uint32_t natoms;
+	struct ir_atom atoms[IR_MAX_ATOMS];
+};
+
+/*
+ * One syscall's rules. Resolution (defined once, in ir_eval_syscall()): of
+ * the rules whose conjunction holds, the most restrictive action wins; among
+ * errno actions the smallest errno wins; if none holds, the default action.
+ */
+struct ir_syscall {
+	char name[IR_SYSCALL_NAME];
+	uint32_t nrules;
+	struct ir_rule *rules;
+};
+
+struct ir_syscalls {
+	int present; /* the policy has a syscalls block */
+	struct ir_action def;
+	struct ir_action badarch; /* i386, x32 and any foreign arch */
+	uint32_t ncalls;
+	struct ir_syscall *calls; /* sorted by name */
+};
+
+/* Landlock filesystem access rights, bit for bit as the kernel numbers them. */
+enum ir_fs_right {
+	IR_FS_EXECUTE = 1u << 0,
+	IR_FS_WRITE_FILE = 1u << 1,
+	IR_FS_READ_FILE = 1u << 2,
+	IR_FS_READ_DIR = 1u << 3,
+	IR_FS_REMOVE_DIR = 1u << 4,
+	IR_FS_REMOVE_FILE = 1u << 5,
+	IR_FS_MAKE_CHAR = 1u << 6,
+	IR_FS_MAKE_DIR = 1u << 7,
+	IR_FS_MAKE_REG = 1u << 8,
+	IR_FS_MAKE_SOCK = 1u << 9,
+	IR_FS_MAKE_FIFO = 1u << 10,
+	IR_FS_MAKE_BLOCK = 1u << 11,
+	IR_FS_MAKE_SYM = 1u << 12,
+	IR_FS_REFER = 1u << 13,
+	IR_FS_TRUNCATE = 1u << 14,
+	IR_FS_IOCTL_DEV = 1u << 15,
+};
+#define IR_FS_ALL 0xffffu
+
+enum ir_fs_flag {
+	IR_FS_FOLLOW = 1u << 0,	  /* symlinks in the path may be followed */
+	IR_FS_OPTIONAL = 1u << 1, /* a missing path is skipped, not an error */
+};
+
+struct ir_fs_rule {
+	char *path; /* absolute, normalized; may start with ${VAR} or ~ */
+	uint32_t rights;
+	uint32_t flags;
+};
+
+enum ir_landlock_mode {
+	IR_LL_BEST_EFFORT = 0,
+	IR_LL_REQUIRE = 1,
+};
+
+struct ir_fs {
+	int present;
+	uint32_t nrules;
+	struct ir_fs_rule *rules; /* sorted by path, one entry per path */
+};
+
+struct ir_landlock {
+	int present; /* the policy states a requirement */
+	uint32_t abi_min;
+	uint32_t mode; /* enum ir_landlock_mode */
+};
+
+enum ir_net_mode {
+	IR_NET_NONE = 0,
+	IR_NET_FILTERED = 1,
+	IR_NET_HOST = 2,
+};
+
+enum ir_addr_kind {
+	IR_ADDR_V4 = 4,	  /* addr[0..3], prefix 0..32 */
+	IR_ADDR_V6 = 6,	  /* addr[0..15], prefix 0..128 */
+	IR_ADDR_NAME = 1, /* host name, resolved once at start by polexec */
+	IR_ADDR_VAR = 2,  /* ${VAR}, bound at start by polexec */
+};
+
+enum ir_proto {
+	IR_PROTO_TCP = 6,
+	IR_PROTO_UDP = 17,
+};
+
+enum ir_net_verdict {
+	IR_NET_DENY = 0,
+	IR_NET_ALLOW = 1,
+};
+
+struct ir_net_entry {
+	uint8_t verdict; /* enum ir_net_verdict; a deny always wins */
+	uint8_t kind;	 /* enum ir_addr_kind */
+	uint8_t prefix;
+	uint8_t proto;	  /* enum ir_proto */
+	uint8_t addr[16]; /* network byte order, host bits cleared */
+	char *name;	  /* IR_ADDR_NAME / IR_ADDR_VAR, else NULL */
+	uint16_t port_lo; /* 0..65535; the whole range means any port */
+	uint16_t port_hi;
+};
+
+struct ir_port_range {
+	uint16_t lo, hi;
+};
+
+struct ir_net {
+	int present;
+	uint32_t mode; /* enum ir_net_mode */
+	uint32_t nentries;
+	struct ir_net_entry *entries; /* filtered mode */
+	uint32_t nloopback;
+	struct ir_port_range *loopback; /* host loopback TCP ports reachable */
+	uint32_t nconnect;
+	struct ir_port_range *connect; /* host mode: Landlock TCP connect */
+	uint32_t nbind;
+	struct ir_port_range *bind; /* host mode: Landlock TCP bind */
+};
+
+enum ir_limit {
+	IR_LIM_MEMORY = 0, /* bytes */
+	IR_LIM_PIDS,	   /* count */
+	IR_LIM_NOFILE,	   /* count */
+	IR_LIM_CPU,	   /* milliseconds of CPU time */
+	IR_LIM_WALL,	   /* milliseconds */
+	IR_LIM_FSIZE,	   /* bytes */
+	IR_LIM_CORE,	   /* bytes; 0 when unset: core dumps off by default */
+	IR_LIM_GRACE,	   /* milliseconds between SIGTERM and SIGKILL */
+	IR_LIM_COUNT
+};
+
+struct ir_limits {
+	int present;
+	uint32_t set; /* bit i: limit i was given */
+	uint64_t value[IR_LIM_COUNT];
+};
+
+enum ir_env_kind {
+	IR_ENV_PASS = 0,
+	IR_ENV_SET = 1,
+	IR_ENV_SECRET = 2,
+};
+
+struct ir_env_entry {
+	uint8_t kind;
+	char *name;
+	char
+	    *value; /* SET: value with ${VAR}; SECRET: source file; else NULL */
+	char *dest; /* SECRET: path in the box; else NULL */
+};
+
+struct ir_env {
+	int present;
+	uint32_t nentries;
+	struct ir_env_entry *entries; /* sorted by name, names unique */
+};
+
+struct ir_policy {
+	char *name;
+	struct ir_landlock landlock;
+	struct ir_fs fs;
+	struct ir_net net;
+	struct ir_syscalls sys;
+	struct ir_limits limits;
+	struct ir_env env;
+};
+
+/* Status codes shared by the IR functions. */
+#define IR_OK	  0
+#define IR_ENOMEM -1
+#define IR_EINVAL -2
+
+struct ir_policy *ir_policy_create(void);
+void ir_policy_destroy(struct ir_policy **p);
+
+/* Sort, deduplicate and fold. Idempotent. Returns IR_OK or IR_ENOMEM. */
+int ir_canonicalize(struct ir_policy *p);
+
+/*
+ * Canonical byte encoding (little-endian TLV, see docs/ARTIFACT.md).
+ * ir_serialize allocates *out; the caller frees it.
+ * ir_deserialize treats buf as hostile; on error it fills err (may be NULL).
+ */
+int ir_serialize(const struct ir_policy *p, uint8_t **out, size_t *len);
+int ir_deserialize(const uint8_t *buf, size_t len, struct ir_policy **out,
+		   char *err, size_t errlen);
+
+/* Comparison helpers for the canonical orders. */
+int ir_action_cmp(const struct ir_action *a, const struct ir_action *b);
+int ir_atom_cmp(const struct ir_atom *a, const struct ir_atom *b);
+int ir_rule_cmp(const struct ir_rule *a, const struct ir_rule *b);
+
+/* Does the atom hold for the argument vector? (width truncation applied) */
+int ir_atom_holds(const struct ir_atom *a, const uint64_t args[6]);
+
+/*
+ * The single definition of syscall rule resolution, used by the prover, the
+ * translation validator and the tests. `sc` may be NULL (syscall not named).
+ */
+struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
+				 const struct ir_syscall *sc,
+				 const uint64_t args[6]);
+
+const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
+					 const char *name);
+
+/* "allow", "errno(EPERM)", ... into buf; returns buf. */
+const char *ir_action_str(const struct ir_action *a, char *buf, size_t len);
+const char *ir_op_str(uint8_t op);
+const char *ir_limit_name(enum ir_limit l);
+
+#endif

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The syscalls section: `syscalls [default ACTION] { ACTION NAMES [if COND] }`.
+ * Names are checked against libseccomp's x86_64 table, argument names and
+ * widths against compiler/syscall_args.c, constants against constants.c.
+ * `in {...}` sets are expanded into one rule per member, so the IR holds
+ * conjunctions only.
+ */
+#include "constants.h"
+#include "sema_int.h"
+#include "syscall_args.h"
+
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NR_SCAN_MAX 1024
+
+static const char *const action_names[] = {
+    "allow", "log", "trap", "kill", "kill_process", "kill_thread", "errno",
+};
+
+/* Every x86_64 syscall name, for "did you mean". */
+static size_t all_syscall_names(const char **out, char **owned, size_t max)
+{
+	size_t n = 0;
+	int nr;
+
+	for (nr = 0; nr < NR_SCAN_MAX && n < max; nr++) {
+		char *name =
+		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
+
+		if (name) {
+			owned[n] = name;
+			out[n++] = name;
+		}
+	}
+	return n;
+}
+
+static void unknown_syscall(struct sema *s, const struct ast_word *w)
+{
+	static const char *names[NR_SCAN_MAX];
+	static char *owned[NR_SCAN_MAX];
+	size_t n = all_syscall_names(names, owned, NR_SCAN_MAX), i;
+
+	sema_unknown(s, w, "syscall", names, n);
+	for (i = 0; i < n; i++)
+		free(owned[i]);
+}
+
+static int parse_action(struct sema *s, const struct ast_word *w,
+			struct ir_action *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (w->kind == AST_CALL && !strcmp(w->text, "errno")) {
+		int e = errno_lookup(w->arg);
+		long long v;
+
+		if (e < 0) {
+			struct ast_word arg = *w;
+
+			arg.text = w->arg;
+			if (sema_number(s, &arg, &v))
+				return -1;
+			if (v < 1 || v > 4095) {
+				diag_error(
+				    s->d, w->loc,
+				    "errno value %lld out of range 1..4095", v);
+				return -1;
+			}
+			e = (int)v;
+		}
+		a->kind = IR_ACT_ERRNO;
+		a->errnum = (uint16_t)e;
+		return 0;
+	}
+	if (w->kind == AST_WORD) {
+		if (!strcmp(w->text, "allow"))
+			a->kind = IR_ACT_ALLOW;
+		else if (!strcmp(w->text, "log"))
+			a->kind = IR_ACT_LOG;
+		else if (!strcmp(w->text, "trap"))
+			a->kind = IR_ACT_TRAP;
+		else if (!strcmp(w->text, "kill") ||
+			 !strcmp(w->text, "kill_process"))
+			a->kind = IR_ACT_KILL_PROCESS;
+		else if (!strcmp(w->text, "kill_thread"))
+			a->kind = IR_ACT_KILL_THREAD;
+		else if (!strcmp(w->text, "errno"))
+			goto errno_form;
+		else
+			goto unknown;
+		return 0;
+	}
+unknown:
+	if (w->kind == AST_WORD || w->kind == AST_CALL)
+		sema_unknown(s, w, "action", action_names,
+			     sizeof(action_names) / sizeof(*action_names));
+	else
+		diag_error(s->d, w->loc, "expected an action");
+	return -1;
+errno_form:
+	diag_error(s->d, w->loc, "errno needs a value, as in errno(EPERM)");
+	return -1;
+}
+
+/* Cut a value to the width the kernel reads; refuse what cannot fit. */
+static int fit(struct sema *s, const struct ast_value *v, unsigned width,
+	       uint64_t *x, const char *arg, const char *sc)
+{
+	if (width == 64)
+		return 0;
+	/* A negative int is sign-extended in the policy, not by the kernel. */
+	if (*x <= 0xffffffffull || *x >= 0xffffffff80000000ull) {
+		*x &= 0xffffffffull;
+		return 0;
+	}
+	diag_error(s->d, v->loc,
+		   "value 0x%llx does not fit 32 bits: %s's '%s' is an int, "
+		   "and the kernel ignores its upper half",
+		   (unsigned long long)*x, sc, arg);
+	return -1;
+}
+
+static const uint8_t cmp_to_op[] = {
+    [AST_EQ] = IR_OP_EQ, [AST_NE] = IR_OP_NE, [AST_LT] = IR_OP_LT,
+    [AST_LE] = IR_OP_LE, [AST_GT] = IR_OP_GT, [AST_GE] = IR_OP_GE,
+};
+
+/* One atom of the condition, resolved for one syscall: its alternatives. */
+struct alts {
+	struct ir_atom v[64];
+	size_t n;
+};
+
+static int resolve_atom(struct sema *s, const char *sc,
+			const struct ast_atom *a, struct alts *out)
+{
+	unsigned width;
+	uint64_t mask = ~0ull, val;
+	int idx = syscall_args_index(sc, a->arg.text, &width);
+	size_t i;
+
+	if (idx < 0) {
+		const char *cands[SYSCALL_ARGS_MAX * 4];
+		size_t n = 0;
+		const char *c;
+
+		while (n < sizeof(cands) / sizeof(*cands) &&
+		       (c = syscall_args_name(sc, (unsigned)n)))
+			cands[n++] = c;
+		if (n)
+			sema_unknown(s, &a->arg, "argument", cands, n);
+		else
+			diag_error(
+			    s->d, a->arg.loc,
+			    "unknown argument '%s' of %s; use arg0..arg5",
+			    a->arg.text, sc);
+		return -1;
+	}
+	if (a->has_mask && (sema_value(s, &a->mask, &mask) ||
+			    fit(s, &a->mask, width, &mask, a->arg.text, sc)))
+		return -1;
+	out->n = 0;
+	if (a->cmp != AST_IN) {
+		if (sema_value(s, &a->value, &val) ||
+		    fit(s, &a->value, width, &val, a->arg.text, sc))
+			return -1;
+		out->v[0] = (struct ir_atom){(uint8_t)idx, (uint8_t)width,
+					     cmp_to_op[a->cmp], mask, val};
+		out->n = 1;
+		return 0;
+	}
+	if (a->nset > sizeof(out->v) / sizeof(*out->v)) {
+		diag_error(s->d, a->loc, "more than %zu values in one set",
+			   sizeof(out->v) / sizeof(*out->v));
+		return -1;
+	}
+	for (i = 0; i < a->nset; i++) {
+		if (sema_value(s, &a->set[i], &val) ||
+		    fit(s, &a->set[i], width, &val, a->arg.text, sc))
+			return -1;
+		out->v[out->n++] = (struct ir_atom){
+		    (uint8_t)idx, (uint8_t)width, IR_OP_EQ, mask, val};
+	}
+	return 0;
+}
+
+static int add_rule(struct sema *s, const char *sc, const struct ir_rule *r,
+		    struct loc loc)
+{
+	struct sys_rule_src *rs;
+
+	if (s->nrules >= IR_MAX_SYSCALLS * 16) {
+		diag_error(s->d, loc, "too many syscall rules");
+		return -1;
+	}
+	if (sema_grow(s, (void **)&s->rules, &s->caprules, s->nrules,
+		      sizeof(*s->rules)))
+		return -1;
+	rs = &s->rules[s->nrules++];
+	memset(rs, 0, sizeof(*rs));
+	strcpy(rs->name, sc);
+	rs->rule = *r;
+	rs->loc = loc;
+	return 0;
+}
+
+/* The cartesian product of the atoms' alternatives, one rule each. */
+static void expand(struct sema *s, const char *sc, const struct ir_action *act,
+		   struct alts *alts, size_t natoms, struct loc loc)
+{
+	size_t total = 1, i, k;
+
+	for (i = 0; i < natoms; i++) {
+		total *= alts[i].n;
+		if (total > SEMA_MAX_EXPANSION) {
+			diag_error(s->d, loc,
+				   "condition expands into more than %d rules",
+				   SEMA_MAX_EXPANSION);
+			return;
+		}
+	}
+	for (k = 0; k < total; k++) {
+		struct ir_rule r;
+		size_t rest = k;
+
+		memset(&r, 0, sizeof(r));
+		r.action = *act;
+		r.natoms = (uint32_t)natoms;
+		for (i = 0; i < natoms; i++) {
+			r.atoms[i] = alts[i].v[rest % alts[i].n];
+			rest /= alts[i].n;
+		}
+		if (add_rule(s, sc, &r, loc))
+			return;
+	}
+}
+
+static void rule_stmt(struct sema *s, const struct ast_stmt *st)
+{
+	struct alts alts[IR_MAX_ATOMS];
+	struct ir_action act;
+	size_t i, j, natoms = st->cond ? st->cond->n : 0;
+
+	if (parse_action(s, &st->words[0], &act))
+		return;
+	if (st->has_block) {
+		diag_error(s->d, st->loc, "a syscall rule takes no block");
+		return;
+	}
+	if (st->nwords < 2) {
+		diag_error(s->d, st->loc,
+			   "expected syscall names after the action");
+		return;
+	}
+	if (natoms > IR_MAX_ATOMS) {
+		diag_error(s->d, st->cond->loc,
+			   "more than %d conditions joined by &&",
+			   IR_MAX_ATOMS);
+		return;
+	}
+	for (i = 1; i < st->nwords; i++) {
+		const struct ast_word *w = &st->words[i];
+		int failed = 0;
+
+		if (w->kind != AST_WORD) {
+			diag_error(s->d, w->loc, "expected a syscall name");
+			continue;
+		}
+		if (strlen(w->text) >= IR_SYSCALL_NAME ||
+		    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
+						      w->text) < 0) {
+			unknown_syscall(s, w);
+			continue;
+		}
+		for (j = 0; j < natoms && !failed; j++)
+			failed = resolve_atom(s, w->text, &st->cond->atoms[j],
+					      &alts[j]);
+		if (!failed)
+			expand(s, w->text, &act, alts, natoms, w->loc);
+	}
+}
+
+static void badarch(struct sema *s, const struct ast_stmt *st)
+{
+	struct ir_action a;
+
+	if (st->nwords != 2 || st->cond || st->has_block) {
+		diag_error(s->d, st->loc, "expected 'badarch ACTION'");
+		return;
+	}
+	if (parse_action(s, &st->words[1], &a))
+		return;
+	if (a.kind == IR_ACT_ALLOW || a.kind == IR_ACT_LOG) {
+		diag_error(s->d, st->words[1].loc,
+			   "foreign architectures (i386, x32) may not be "
+			   "allowed: their syscall numbers mean other calls");
+		return;
+	}
+	if (sema_once(s, &s->sys_badarch, st->loc, "badarch action"))
+		return;
+	s->p->sys.badarch = a;
+}
+
+void sema_syscalls(struct sema *s, const struct ast_stmt *st)
+{
+	size_t i;
+
+	if (!st->has_block || st->cond ||
+	    !(st->nwords == 1 ||
+	      (st->nwords == 3 && !strcmp(st->words[1].text, "default")))) {
+		diag_error(s->d, st->loc,
+			   "expected 'syscalls [default ACTION] { ... }'");
+		return;
+	}
+	s->p->sys.present = 1;
+	if (st->nwords == 3) {
+		struct ir_action def;
+
+		if (parse_action(s, &st->words[2], &def))
+			return;
+		if (sema_once(s, &s->sys_default, st->words[1].loc,
+			      "syscalls default"))
+			return;
+		s->p->sys.def = def;
+	}
+	for (i = 0; i < st->nchildren; i++) {
+		const struct ast_stmt *c = &st->children[i];
+
+		if (c->words[0].kind == AST_WORD &&
+		    !strcmp(c->words[0].text, "badarch"))
+			badarch(s, c);
+		else
+			rule_stmt(s, c);
+	}
+}
+
+static int rule_src_cmp(const void *pa, const void *pb)
+{
+	const struct sys_rule_src *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	c = ir_rule_cmp(&a->rule, &b->rule);
+	if (c)
+		return c;
+	/* Keep source order among equals so "first given here" is first. */
+	if (a->loc.file != b->loc.file)
+		return a->loc.file < b->loc.file ? -1 : 1;
+	if (a->loc.line != b->loc.line)
+		return a->loc.line - b->loc.line;
+	return a->loc.col - b->loc.col;
+}
+
+static int atom_sort_cmp(const void *a, const void *b)
+{
+	return ir_atom_cmp(a, b);
+}
+
+/* Conflicts within one syscall's rules [lo, hi), sorted by rule. */
+static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
+{
+	char a1[32], a2[32];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			const struct ir_rule *x = &v[i].rule, *y = &v[j].rule;
+
+			if (!ir_rule_cmp(x, y)) {
+				/* Fragments may restate a rule; one file may
+				 * not, where it is most likely a slip. */
+				if (v[i].loc.file == v[j].loc.file)
+					sema_dup(s, v[j].loc, v[i].loc,
+						 "syscall rule", v[j].name);
+			} else if (x->natoms == 0 && y->natoms == 0) {
+				diag_error(
+				    s->d, v[j].loc,
+				    "conflicting rules for '%s': %s here, "
+				    "%s elsewhere",
+				    v[j].name,
+				    ir_action_str(&y->action, a1, sizeof(a1)),
+				    ir_action_str(&x->action, a2, sizeof(a2)));
+				diag_note(s->d, v[i].loc, "the other rule");
+			} else if ((x->natoms == 0) != (y->natoms == 0)) {
+				const struct sys_rule_src *u =
+				    x->natoms ? &v[j] : &v[i];
+				const struct sys_rule_src *c =
+				    x->natoms ? &v[i] : &v[j];
+
+				if (ir_action_cmp(&c->rule.action,
+						  &u->rule.action) < 0)
+					continue;
+				diag_error(
+				    s->d, c->loc,
+				    "this %s rule for '%s' never applies: "
+				    "an unconditional %s rule is at least "
+				    "as strict",
+				    ir_action_str(&c->rule.action, a1,
+						  sizeof(a1)),
+				    c->name,
+				    ir_action_str(&u->rule.action, a2,
+						  sizeof(a2)));
+				diag_note(s->d, u->loc,
+					  "the unconditional rule");
+			}
+		}
+	}
+}
+
+int sema_finish_syscalls(struct sema *s)
+{
+	struct ir_syscalls *sys = &s->p->sys;
+	size_t i, j, ncalls = 0;
+
+	for (i = 0; i < s->nrules; i++)
+		qsort(s->rules[i].rule.atoms, s->rules[i].rule.natoms,
+		      sizeof(struct ir_atom), atom_sort_cmp);
+	if (s->nrules)
+		qsort(s->rules, s->nrules, sizeof(*s->rules), rule_src_cmp);
+	for (i = 0; i < s->nrules; i = j) {
+		for (j = i; j < s->nrules &&
+			    !strcmp(s->rules[i].name, s->rules[j].name);
+		     j++)
+			;
+		check_group(s, &s->rules[i], j - i);
+		ncalls++;
+	}
+	if (s->d->errors || ncalls == 0)
+		return 0;
+	if (ncalls > IR_MAX_SYSCALLS) {
+		struct loc none = {0};
+
+		diag_error(s->d, none, "more than %d syscalls named",
+			   IR_MAX_SYSCALLS);
+		return 0;
+	}
+	sys->calls = calloc(ncalls, sizeof(*sys->calls));
+	if (!sys->calls)
+		return -1;
+	for (i = 0; i < s->nrules; i = j) {
+		struct ir_syscall *sc = &sys->calls[sys->ncalls++];
+		size_t k;
+
+		for (j = i; j < s->nrules &&
+			    !strcmp(s->rules[i].name, s->rules[j].name);
+		     j++)
+			;
+		strcpy(sc->name, s->rules[i].name);
+		sc->rules = calloc(j - i, sizeof(*sc->rules));
+		if (!sc->rules)
+			return -1;
+		for (k = i; k < j; k++)
+			sc->rules[sc->nrules++] = s->rules[k].rule;
+	}
+	return 0;
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+#include "diag.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SRC_MAX (1u << 20)
+
+void diag_init(struct diag *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void diag_fini(struct diag *d)
+{
+	struct src_file *f, *next;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	for (f = d->files; f; f = next) {
+		next = f->next;
+		free(f->path);
+		free(f->text);
+		free(f);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+const struct src_file *diag_add_source(struct diag *d, const char *path,
+				       const char *text, size_t len)
+{
+	struct src_file *f = calloc(1, sizeof(*f));
+
+	if (!f || !(f->path = strdup(path)) || !(f->text = malloc(len + 1))) {
+		if (f)
+			free(f->path);
+		free(f);
+		d->oom = 1;
+		d->errors++;
+		return NULL;
+	}
+	memcpy(f->text, text, len);
+	f->text[len] = '\0';
+	f->len = len;
+	f->next = d->files;
+	d->files = f;
+	return f;
+}
+
+const struct src_file *diag_load_file(struct diag *d, const char *path,
+				      struct loc from)
+{
+	const struct src_file *f = NULL;
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_error(d, from, "cannot open %s: %s", path,
+			   strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		diag_error(d, from, "%s: not a regular file", path);
+		goto out;
+	}
+	if (st.st_size > (off_t)SRC_MAX) {
+		diag_error(d, from, "%s: larger than %u bytes", path, SRC_MAX);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		diag_error(d, from, "%s: out of memory", path);
+		goto out;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			diag_error(d, from, "%s: read failed: %s", path,
+				   r < 0 ? strerror(errno) : "short read");
+			goto out;
+		}
+		got += (size_t)r;
+	}
+	if (memchr(buf, '\0', got)) {
+		diag_error(d, from, "%s: holds a NUL byte; not a policy", path);
+		goto out;
+	}
+	f = diag_add_source(d, path, buf, got);
+out:
+	free(buf);
+	close(fd);
+	return f;
+}
+
+void diag_report(struct diag *d, enum diag_level level, struct loc loc,
+		 const char *fmt, ...)
+{
+	struct diag_entry *e;
+	va_list ap;
+	char *msg;
+	int n;
+
+	if (level == DIAG_ERROR)
+		d->errors++;
+	else if (level == DIAG_WARNING)
+		d->warnings++;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		struct diag_entry *v = realloc(d->v, cap * sizeof(*v));
+
+		if (!v) {
+			d->oom = 1;
+			return;
+		}
+		d->v = v;
+		d->cap = cap;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		d->oom = 1;
+		return;
+	}
+	e = &d->v[d->n++];
+	e->level = level;
+	e->loc = loc;
+	e->msg = msg;
+}
+
+static void put_clean(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
+	}
+}
+
+static void quote_line(FILE *out, const struct loc *l)
+{
+	const char *t = l->file->text, *end = t + l->file->len, *p = t, *eol;
+	int line = 1, i;
+
+	while (line < l->line && p < end) {
+		if (*p++ == '\n')
+			line++;
+	}
+	if (line != l->line)
+		return;
+	eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
+	fputs("    ", out);
+	put_clean(out, p, (size_t)(eol - p));
+	fputs("\n    ", out);
+	/* Tabs are kept so the caret lines up under the same column. */
+	for (i = 1; i < l->col && p + i - 1 < eol; i++)
+		fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
+void diag_print(const struct diag *d, FILE *out)
+{
+	static const char *const names[] = {"error", "warning", "note"};
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct diag_entry *e = &d->v[i];
+
+		if (e->loc.file && e->loc.line > 0) {
+			put_clean(out, e->loc.file->path,
+				  strlen(e->loc.file->path));
+			fprintf(out, ":%d:%d: ", e->loc.line, e->loc.col);
+		} else if (e->loc.file) {
+			put_clean(out, e->loc.file->path,
+				  strlen(e->loc.file->path));
+			fputs(": ", out);
+		} else {
+			fputs("polc: ", out);
+		}
+		fprintf(out, "%s: ", names[e->level]);
+		put_clean(out, e->msg, strlen(e->msg));
+		fputc('\n', out);
+		if (e->loc.file && e->loc.line > 0)
+			quote_line(out, &e->loc);
+	}
+	if (d->oom)
+		fputs("polc: error: out of memory while reporting\n", out);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64];
+
+	if (la >= 63 || lb >= 63)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t prev = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t sub = prev + (a[i - 1] != b[j - 1]);
+			size_t del = row[j] + 1, ins = row[j - 1] + 1;
+
+			row[j] = sub < del ? (sub < ins ? sub : ins)
+					   : (del < ins ? del : ins);
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *diag_closest(const char *word, const char *const *candidates,
+			 size_t n)
+{
+	size_t best = (size_t)-1, i, limit;
+	const char *pick = NULL;
+
+	/* One edit for short words, up to a third of the word for long. */
+	limit = strlen(word) / 3;
+	if (limit < 1)
+		limit = 1;
+	for (i = 0; i < n; i++) {
+		size_t dist;
+
+		if (!candidates[i])
+			continue;
+		dist = edit_distance(word, candidates[i]);
+		if (dist <= limit && dist < best) {
+			best = dist;
+			pick = candidates[i];
+		}
+	}
+	return pick;
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IR: canonical form (equivalent policies give identical bytes), the
+ * codec (round trip, hostile input), and rule resolution semantics.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "ir.h"
+#include "sema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct ir_policy *compile(const char *text)
+{
+	struct ir_policy *p = NULL;
+	struct diag d;
+
+	diag_init(&d);
+	if (sema_compile_text(&d, "t.pol", text, strlen(text), NULL, &p)) {
+		diag_print(&d, stderr);
+		fail_msg("policy did not compile");
+	}
+	diag_fini(&d);
+	return p;
+}
+
+static void bytes_of(const char *text, uint8_t **buf, size_t *len)
+{
+	struct ir_policy *p = compile(text);
+
+	assert_int_equal(ir_serialize(p, buf, len), IR_OK);
+	ir_policy_destroy(&p);
+	assert_null(p);
+}
+
+static int same_ir(const char *a, const char *b)
+{
+	uint8_t *x, *y;
+	size_t nx, ny;
+	int same;
+
+	bytes_of(a, &x, &nx);
+	bytes_of(b, &y, &ny);
+	same = nx == ny && !memcmp(x, y, nx);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Pairs that mean the same thing must serialize to the same bytes. */
+static void test_equivalent_policies(void **state)
+{
+	static const char *const pairs[][2] = {
+	    {"policy \"p\" { syscalls default errno(EPERM) { allow read "
+	     "write; kill ptrace } }",
+	     "policy \"p\" {\n syscalls default errno(EPERM) {\n  kill "
+	     "ptrace\n  allow write\n  allow read\n }\n}"},
+	    {"policy \"p\" { syscalls { allow socket if domain in "
+	     "{AF_UNIX, AF_INET} } }",
+	     "policy \"p\" { syscalls { allow socket if domain == 2\n "
+	     "allow socket if family == 1 } }"},
+	    {"policy \"p\" { syscalls { allow clone if flags & "
+	     "NAMESPACE_FLAGS == 0 && clone_flags & 0x100 == 0 } }",
+	     "policy \"p\" { syscalls { allow clone if clone_flags & 0x100 "
+	     "== 0 && flags & NAMESPACE_FLAGS == 0 } }"},
+	    {"policy \"p\" { fs { ro /usr /lib; rw /tmp } }",
+	     "policy \"p\" { fs { rw /tmp/; ro /lib/./ //usr } }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { fs { allow read_dir read_file on /usr } }"},
+	    {"policy \"p\" { env { pass B A; set C=1 } limits { pids 5; "
+	     "memory 1GiB } }",
+	     "policy \"p\" { limits { memory 1024MiB\n pids 5 } env { set "
+	     "C=1; pass A; pass B } }"},
+	    {"policy \"p\" { net filtered { allow 10.0.0.1:443 "
+	     "api.example.com:443; deny 10.0.0.0/8 } }",
+	     "policy \"p\" { net filtered { deny 10.0.0.0/8:*\n allow "
+	     "API.example.com:443 tcp\n allow 10.0.0.1:443 } }"},
+	    /* An allowlist with no allows is net none. */
+	    {"policy \"p\" { net filtered { deny 10.0.0.0/8 } }",
+	     "policy \"p\" { net none }"},
+	    /* A rule that yields the default decides nothing. */
+	    {"policy \"p\" { syscalls default errno(EPERM) { allow read; "
+	     "errno(EPERM) write } }",
+	     "policy \"p\" { syscalls default errno(EPERM) { allow read } "
+	     "}"},
+	    /* A negative int constant is cut to the 32 bits the kernel
+	     * reads. */
+	    {"policy \"p\" { syscalls { allow openat if dfd == AT_FDCWD } "
+	     "}",
+	     "policy \"p\" { syscalls { allow openat if dfd == 0xffffff9c "
+	     "} }"},
+	    {"policy \"p\" { syscalls default kill { allow read } }",
+	     "policy \"p\" { syscalls { allow read } }"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(pairs) / sizeof(*pairs); i++)
+		if (!same_ir(pairs[i][0], pairs[i][1]))
+			fail_msg("pair %zu differs", i);
+}
+
+/* And pairs that differ in meaning must not. */
+static void test_different_policies(void **state)
+{
+	static const char *const pairs[][2] = {
+	    {"policy \"p\" { syscalls { allow read } }",
+	     "policy \"p\" { syscalls { allow write } }"},
+	    {"policy \"p\" { syscalls { allow socket if domain == 1 } }",
+	     "policy \"p\" { syscalls { allow socket if domain != 1 } }"},
+	    {"policy \"p\" { syscalls default errno(EPERM) { allow read } "
+	     "}",
+	     "policy \"p\" { syscalls default errno(EACCES) { allow read } "
+	     "}"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { fs { ro optional /usr } }"},
+	    {"policy \"p\" { net filtered { allow 10.0.0.1:443 } }",
+	     "policy \"p\" { net filtered { allow 10.0.0.1:443 udp } }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"q\" { fs { ro /usr } }"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(pairs) / sizeof(*pairs); i++)
+		if (same_ir(pairs[i][0], pairs[i][1]))
+			fail_msg("pair %zu is the same", i);
+}
+
+static const char *full_policy =
+    "policy \"full\" {\n"
+    "  landlock abi >= 4 best_effort\n"
+    "  fs { ro /usr; rw ${WORKSPACE} /tmp; allow execute on follow "
+    "/usr/bin }\n"
+    "  net filtered { allow api.example.com:443 [2001:db8::]:8000-8100 "
+    "10.0.0.0/16 udp; deny 10.0.1.0/24:53; loopback 8080 }\n"
+    "  syscalls default errno(EPERM) { badarch kill_thread\n"
+    "    allow read write; kill ptrace\n"
+    "    allow socket if domain in {AF_UNIX, AF_INET} && type & 0xf "
+    "== 1\n    log mmap if prot & PROT_EXEC != 0 }\n"
+    "  limits { memory 2GiB; pids 64; cpu 10s; wall 1m; fsize 1MiB; "
+    "core 0; grace 2s; nofile 100 }\n"
+    "  env { pass TERM; set HOME=${WORKSPACE}; secret K from file "
+    "/k to /run/k }\n"
+    "}\n";
+
+static void test_codec_round_trip(void **state)
+{
+	struct ir_policy *p = compile(full_policy), *q = NULL;
+	uint8_t *a, *b;
+	size_t na, nb;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(ir_serialize(p, &a, &na), IR_OK);
+	assert_int_equal(ir_deserialize(a, na, &q, err, sizeof(err)), IR_OK);
+	assert_int_equal(ir_serialize(q, &b, &nb), IR_OK);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	assert_int_equal(q->sys.badarch.kind, IR_ACT_KILL_THREAD);
+	assert_int_equal(q->limits.value[IR_LIM_MEMORY], 2ull << 30);
+	ir_policy_destroy(&p);
+	ir_policy_destroy(&q);
+	free(a);
+	free(b);
+}
+
+/* Every truncation, and every single-byte change, is refused or decodes
+ * to an IR that re-encodes identically: never a crash, never a silent
+ * reinterpretation. */
+static void test_codec_hostile(void **state)
+{
+	struct ir_policy *p = compile(full_policy), *q;
+	uint8_t *a;
+	size_t n, i;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(ir_serialize(p, &a, &n), IR_OK);
+	for (i = 0; i < n; i++) {
+		q = NULL;
+		assert_int_not_equal(ir_deserialize(a, i, &q, err, sizeof(err)),
+				     IR_OK);
+		assert_null(q);
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t *c = malloc(n), *again;
+		size_t nagain;
+
+		assert_non_null(c);
+		memcpy(c, a, n);
+		c[i] ^= 0x41;
+		if (ir_deserialize(c, n, &q, err, sizeof(err)) == IR_OK) {
+			assert_int_equal(ir_serialize(q, &again, &nagain),
+					 IR_OK);
+			assert_int_equal(nagain, n);
+			assert_memory_equal(again, c, n);
+			free(again);
+			ir_policy_destroy(&q);
+		}
+		free(c);
+	}
+	free(a);
+	ir_policy_destroy(&p);
+}
+
+/* Two rules in the wrong order: decodable, but not canonical. */
+static void test_codec_refuses_noncanonical(void **state)
+{
+	struct ir_policy *p = compile("policy \"p\" { syscalls { allow read "
+				      "write } }");
+	struct ir_syscall tmp;
+	struct ir_policy *q = NULL;
+	uint8_t *a;
+	size_t n;
+	char err[128];
+
+	(void)state;
+	tmp = p->sys.calls[0];
+	p->sys.calls[0] = p->sys.calls[1];
+	p->sys.calls[1] = tmp;
+	assert_int_equal(ir_serialize(p, &a, &n), IR_OK);
+	assert_int_equal(ir_deserialize(a, n, &q, err, sizeof(err)), IR_EINVAL);
+	assert_non_null(strstr(err, "canonical"));
+	free(a);
+	ir_policy_destroy(&p);
+}
+
+static struct ir_action eval(const struct ir_policy *p, const char *sc,
+			     uint64_t a0, uint64_t a1)
+{
+	uint64_t args[6] = {a0, a1, 0, 0, 0, 0};
+
+	return ir_eval_syscall(&p->sys, ir_find_syscall(&p->sys, sc), args);
+}
+
+static void test_resolution(void **state)
+{
+	struct ir_policy *p = compile(
+	    "policy \"p\" { syscalls default errno(EPERM) {\n"
+	    "  allow socket\n"
+	    "  errno(EACCES) socket if domain == AF_PACKET\n"
+	    "  errno(EAGAIN) socket if domain == AF_PACKET && type == 3\n"
+	    "  kill socket if domain == AF_VSOCK\n"
+	    "  allow read if fd < 3\n"
+	    "} }");
+	struct ir_action a;
+
+	(void)state;
+	a = eval(p, "socket", 1, 0);
+	assert_int_equal(a.kind, IR_ACT_ALLOW);
+	a = eval(p, "socket", 17, 0);
+	assert_int_equal(a.kind, IR_ACT_ERRNO);
+	assert_int_equal(a.errnum, 13);
+	/* Both errno rules hold: the smaller errno wins (EAGAIN=11). */
+	a = eval(p, "socket", 17, 3);
+	assert_int_equal(a.errnum, 11);
+	a = eval(p, "socket", 40, 0);
+	assert_int_equal(a.kind, IR_ACT_KILL_PROCESS);
+	/* An int argument is read on 32 bits: 40 + 2^32 is AF_VSOCK. */
+	a = eval(p, "socket", 40 + (1ull << 32), 0);
+	assert_int_equal(a.kind, IR_ACT_KILL_PROCESS);
+	a = eval(p, "read", 2, 0);
+	assert_int_equal(a.kind, IR_ACT_ALLOW);
+	a = eval(p, "read", 3, 0);
+	assert_int_equal(a.kind, IR_ACT_ERRNO);
+	assert_int_equal(a.errnum, 1);
+	a = eval(p, "write", 0, 0);
+	assert_int_equal(a.errnum, 1);
+	ir_policy_destroy(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_equivalent_policies),
+	    cmocka_unit_test(test_different_policies),
+	    cmocka_unit_test(test_codec_round_trip),
+	    cmocka_unit_test(test_codec_hostile),
+	    cmocka_unit_test(test_codec_refuses_noncanonical),
+	    cmocka_unit_test(test_resolution),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
