@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading the artifact. The file is hostile input: it is read with a bounded
+ * size, the container is validated by polbin_parse() (digest, table, bounds,
+ * unknown critical sections), then each section this polexec implements is
+ * decoded with its own checks. Any defect is a refusal before anything runs.
+ *
+ * The sections this polexec implements. A critical section not listed here
+ * (landlock, nft, limits, or a marker polc adds for a layer it could not
+ * compile) stops the run: a layer the policy asks for is never silently
+ * skipped and presented as enforced.
+ */
+#include "polexec.h"
+#include "kernel.h"
+#include "sections.h"
+#include "sha256.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const uint32_t implemented[] = {
+    POLBIN_SEC_META,
+    POLBIN_SEC_SECCOMP,
+    POLBIN_SEC_ENV,
+    POLBIN_SEC_IR, /* read by polc dump and the prover, not by polexec */
+    0,
+};
+
+static int is_implemented(uint32_t type)
+{
+	const uint32_t *t;
+
+	for (t = implemented; *t; t++)
+		if (*t == type)
+			return 1;
+	return 0;
+}
+
+/*
+ * Phase 1: read the file. After it, p->buf holds at most POLBIN_MAX_SIZE
+ * bytes read from a regular file, exactly as many as it had when opened;
+ * nothing in it has been trusted yet.
+ */
+static void read_file(const char *path, struct policy *p)
+{
+	size_t cap, len = 0;
+	struct stat st;
+	uint8_t *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		die_with_error("artifact: open %s", path);
+	if (fstat(fd, &st) < 0)
+		die_with_error("artifact: fstat %s", path);
+	if (!S_ISREG(st.st_mode))
+		die("artifact: %s: not a regular file", path);
+	if (st.st_size > (off_t)POLBIN_MAX_SIZE)
+		die("artifact: %s: %lld bytes, the limit is %u", path,
+		    (long long)st.st_size, POLBIN_MAX_SIZE);
+	/* One byte more than fstat said, to notice a file that grew. */
+	cap = (size_t)st.st_size + 1;
+	buf = xcalloc(cap, 1);
+	while (len < cap) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_with_error("artifact: read %s", path);
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len != (size_t)st.st_size)
+		die("artifact: %s: changed while being read (%zu bytes, "
+		    "expected %lld)",
+		    path, len, (long long)st.st_size);
+	if (close(fd) < 0)
+		die_with_error("artifact: close %s", path);
+	p->buf = buf;
+	p->len = len;
+}
+
+/*
+ * polbin_parse refused the file. If it refused only because of a critical
+ * section we do not implement, say which layer that is; the container is
+ * otherwise sound (the second parse checked digest, bounds and table).
+ */
+static _Noreturn void explain_refusal(const struct policy *p, const char *path,
+				      const char *err)
+{
+	uint32_t everything[256], i;
+	struct polbin all;
+	char e2[256];
+
+	for (i = 0; i < 255; i++)
+		everything[i] = i + 1;
+	everything[255] = 0;
+	if (polbin_parse(p->buf, p->len, everything, &all, e2, sizeof(e2)) < 0)
+		die("artifact: %s: %s", path, err);
+	for (i = 0; i < all.nsections; i++) {
+		const struct polbin_section *s = &all.sections[i];
+
+		if (!(s->flags & POLBIN_F_CRITICAL) || is_implemented(s->type))
+			continue;
+		if (s->type == POLBIN_SEC_UNENFORCED) {
+			char layers[128];
+			size_t n = s->len < sizeof(layers) - 1
+				       ? s->len
+				       : sizeof(layers) - 1;
+
+			memcpy(layers, s->data, n);
+			layers[n] = '\0';
+			strip_controls(layers);
+			die("artifact: %s: the policy states layers that polc "
+			    "could not compile and no polexec enforces yet "
+			    "(%s); refusing to run the command without them",
+			    path, layers);
+		}
+		if (strcmp(polbin_section_name(s->type), "unknown") == 0)
+			die("artifact: %s: the policy needs a layer this "
+			    "polexec does not know (critical section type "
+			    "%u); refusing to run the command without it",
+			    path, s->type);
+		die("artifact: %s: the policy needs the %s layer (critical "
+		    "section type %u), which this polexec does not enforce; "
+		    "refusing to run the command without it",
+		    path, polbin_section_name(s->type), s->type);
+	}
+	die("artifact: %s: %s", path, err);
+}
+
+/*
+ * Phase 2: the container. After it, p->pb lists sections whose bounds lie
+ * inside p->buf, the digest matches, and every critical section is one we
+ * implement; the artifact targets the arch this polexec runs on.
+ */
+static void parse_container(const char *path, struct policy *p)
+{
+	char err[256];
+
+	if (polbin_parse(p->buf, p->len, implemented, &p->pb, err,
+			 sizeof(err)) < 0)
+		explain_refusal(p, path, err);
+	if (p->pb.arch != POLEXEC_AUDIT_ARCH)
+		die("artifact: %s: compiled for arch 0x%x, this polexec "
+		    "enforces 0x%x (x86_64)",
+		    path, p->pb.arch, (unsigned)POLEXEC_AUDIT_ARCH);
+	sha256_hex(p->buf + 32, p->artifact_sha256);
+}
+
+/* A copy of an untrusted string: bounded, no NUL inside, terminated. */
+static char *take_string(const uint8_t *s, size_t len, size_t max,
+			 const char *what)
+{
+	if (len > max)
+		die("artifact: %s: %zu bytes, the limit is %zu", what, len,
+		    max);
+	if (memchr(s, '\0', len))
+		die("artifact: %s: contains a NUL byte", what);
+	return xstrndup((const char *)s, len);
+}
+
+/*
+ * Phase 3a: META. After it, the name and digests are NUL-terminated strings
+ * free of control characters (they reach the terminal and the record).
+ */
+static void decode_meta(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_META);
+	size_t off = 0;
+
+	p->name = xstrndup("", 0);
+	p->source_sha256 = xstrndup("", 0);
+	p->ir_sha256 = xstrndup("", 0);
+	p->compiler = xstrndup("", 0);
+	if (!s)
+		return;
+	while (off < s->len) {
+		uint16_t key, len;
+		char **slot = NULL;
+
+		if (s->len - off < 4)
+			die("artifact: meta: truncated record at byte %zu",
+			    off);
+		key = polbin_le16(s->data + off);
+		len = polbin_le16(s->data + off + 2);
+		off += 4;
+		if (len > s->len - off)
+			die("artifact: meta: record at byte %zu runs past the "
+			    "section",
+			    off - 4);
+		switch (key) {
+		case POLBIN_META_NAME:
+			slot = &p->name;
+			break;
+		case POLBIN_META_SOURCE_SHA256:
+			slot = &p->source_sha256;
+			break;
+		case POLBIN_META_IR_SHA256:
+			slot = &p->ir_sha256;
+			break;
+		case POLBIN_META_COMPILER:
+			slot = &p->compiler;
+			break;
+		}
+		if (slot) {
+			free(*slot);
+			*slot = take_string(s->data + off, len,
+					    POLEXEC_MAX_META, "meta string");
+			strip_controls(*slot);
+		}
+		off += len;
+	}
+}
+
+/*
+ * Phase 3b: SECCOMP. After it, p->filter holds 1..4096 instructions decoded
+ * field by field (the kernel checks the program itself when it loads it), or
+ * p->nfilter is 0 because the policy has no syscalls block.
+ */
+static void decode_seccomp(struct policy *p)
+{
+	const struct polbin_section *s =
+	    polbin_find(&p->pb, POLBIN_SEC_SECCOMP);
+	uint32_t i, n;
+
+	if (!s)
+		return;
+	if (!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: seccomp: section is not marked critical");
+	if (s->len % 8 != 0)
+		die("artifact: seccomp: %u bytes is not a whole number of "
+		    "8-byte instructions",
+		    s->len);
+	n = s->len / 8;
+	if (n < 1 || n > POLBIN_SECCOMP_MAX_INSNS)
+		die("artifact: seccomp: %u instructions, expected 1..%d", n,
+		    POLBIN_SECCOMP_MAX_INSNS);
+	p->filter = xcalloc(n, sizeof(*p->filter));
+	for (i = 0; i < n; i++) {
+		const uint8_t *in = s->data + 8 * i;
+
+		p->filter[i].code = polbin_le16(in);
+		p->filter[i].jt = in[2];
+		p->filter[i].jf = in[3];
+		p->filter[i].k = polbin_le32(in + 4);
+	}
+	p->nfilter = (unsigned short)n;
+}
+
+/*
+ * One ENV entry at `off`: { u8 kind, u8 zero, u16 name_len, u16 value_len,
+ * u16 dest_len, name, value, dest }. Returns the offset after it.
+ */
+static size_t decode_env_entry(const struct polbin_section *s, size_t off,
+			       uint32_t i, struct env_entry *e)
+{
+	size_t nlen, vlen, dlen;
+	const uint8_t *d;
+
+	if (s->len - off < 8)
+		die("artifact: env: entry %u: truncated header", i);
+	d = s->data + off;
+	e->kind = d[0];
+	if (d[1] != 0)
+		die("artifact: env: entry %u: reserved byte is not zero", i);
+	nlen = polbin_le16(d + 2);
+	vlen = polbin_le16(d + 4);
+	dlen = polbin_le16(d + 6);
+	off += 8;
+	if (nlen + vlen + dlen > s->len - off)
+		die("artifact: env: entry %u: %zu bytes run past the section",
+		    i, nlen + vlen + dlen);
+	if (!valid_identifier((const char *)s->data + off, nlen))
+		die("artifact: env: entry %u: name is not a valid identifier",
+		    i);
+	e->name = take_string(s->data + off, nlen, POLEXEC_MAX_STR, "env name");
+	off += nlen;
+	switch (e->kind) {
+	case ENV_PASS:
+		if (vlen || dlen)
+			die("artifact: env: pass %s: carries a value", e->name);
+		break;
+	case ENV_SET:
+		if (dlen)
+			die("artifact: env: set %s: carries a destination",
+			    e->name);
+		e->value = take_string(s->data + off, vlen, POLEXEC_MAX_STR,
+				       "env value");
+		break;
+	case ENV_SECRET:
+		if (!vlen || !dlen)
+			die("artifact: env: secret %s: needs a source and a "
+			    "destination",
+			    e->name);
+		e->value = take_string(s->data + off, vlen, POLEXEC_MAX_STR,
+				       "secret source");
+		e->dest = take_string(s->data + off + vlen, dlen,
+				      POLEXEC_MAX_STR, "secret destination");
+		break;
+	default:
+		die("artifact: env: entry %u: unknown kind %u", i, e->kind);
+	}
+	return off + vlen + dlen;
+}
+
+/*
+ * Phase 3c: ENV. After it, p->env holds up to POLEXEC_MAX_ENV entries with
+ * unique, valid names, in the section's order, and the section had no
+ * trailing bytes. Secrets are refused until the box has a private mount
+ * namespace to put them in (issue 7): never degraded to a variable.
+ */
+static void decode_env(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_ENV);
+	size_t off = 4;
+	uint32_t i, j, n;
+
+	if (!s)
+		return;
+	if (!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: env: section is not marked critical");
+	if (s->len < 4)
+		die("artifact: env: truncated count");
+	n = polbin_le32(s->data);
+	if (n > POLEXEC_MAX_ENV)
+		die("artifact: env: %u entries, the limit is %d", n,
+		    POLEXEC_MAX_ENV);
+	for (i = 0; i < n; i++) {
+		off = decode_env_entry(s, off, i, &p->env[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(p->env[j].name, p->env[i].name) == 0)
+				die("artifact: env: %s appears twice",
+				    p->env[i].name);
+	}
+	if (off != s->len)
+		die("artifact: env: %zu trailing bytes after %u entries",
+		    s->len - off, n);
+	p->env_present = 1;
+	p->nenv = n;
+	for (i = 0; i < n; i++)
+		if (p->env[i].kind == ENV_SECRET)
+			die("env: secret %s: secrets need the box's private "
+			    "mount namespace, which this polexec does not "
+			    "support yet; refusing rather than pass it as a "
+			    "variable",
+			    p->env[i].name);
+}
+
+void artifact_load(const char *path, struct policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	read_file(path, p);
+	parse_container(path, p);
+	decode_meta(p);
+	decode_seccomp(p);
+	decode_env(p);
+}

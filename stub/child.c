@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The child, between clone() and execve(). Each step narrows what the
+ * command will inherit, and each is checked: a step that fails ends the
+ * child with 125 before the command runs. The order matters:
+ *
+ *   new session          the box cannot reach the terminal it came from
+ *   parent-death signal  the box does not outlive polexec
+ *   signals reset        no inherited ignored signal or blocked mask
+ *   command lookup       in the box's PATH, before anything is locked down
+ *   capabilities dropped all of them, so a root caller's box is not root
+ *   no_new_privs         no setuid gain across execve; seccomp needs it
+ *   stray fds closed     only 0, 1 and 2 reach the box
+ *   seccomp              last, so the filter only has to allow execve
+ *   execve               with the environment built from the policy
+ *
+ * The child shares polexec's memory until execve (CLONE_VM, polexec.c): it
+ * writes only its own stack, allocates nothing, and leaves only through
+ * execve or _exit.
+ */
+#include "polexec.h"
+#include "kernel.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * setsid(): the box leads a new session with no controlling terminal, so it
+ * cannot TIOCSTI keystrokes into the caller's terminal or signal its
+ * process group. After it, a SIGKILL follows polexec's death.
+ */
+static void new_session(pid_t parent)
+{
+	if (setsid() < 0)
+		die_with_error("child: setsid");
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		die_with_error("child: prctl(PR_SET_PDEATHSIG)");
+	/* The parent may have died before the line above. */
+	if (getppid() != parent)
+		die("child: polexec exited before the command started");
+}
+
+/*
+ * After it: every signal has its default disposition and none is blocked.
+ * The parent blocked the forwarded signals around clone(); one that arrived
+ * since is delivered now, with its default action, before execve.
+ */
+static void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < _NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		/* libc reserves a few real-time signals for itself. */
+		if (sigaction(sig, &sa, NULL) < 0 && errno != EINVAL)
+			die_with_error("child: sigaction(%d, SIG_DFL)", sig);
+	}
+	if (sigemptyset(&none) < 0)
+		die_with_error("child: sigemptyset");
+	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
+		die_with_error("child: sigprocmask");
+}
+
+static _Noreturn void exec_fail(int code, const char *cmd, const char *why)
+{
+	char line[600];
+	int n =
+	    snprintf(line, sizeof(line), "polexec: exec: %s: %s\n", cmd, why);
+
+	if (n > 0 &&
+	    write(STDERR_FILENO, line,
+		  (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
+		errno = 0;
+	_exit(code);
+}
+
+static const char *box_path(char *const envp[])
+{
+	for (; *envp; envp++)
+		if (strncmp(*envp, "PATH=", 5) == 0)
+			return *envp + 5;
+	return NULL;
+}
+
+/*
+ * The command's path: as given when it holds a slash, else the first
+ * executable regular file in the box's PATH (empty entries are skipped,
+ * never taken as the current directory). No PATH in the box, or no match,
+ * is 127; a match that is not executable is 126.
+ */
+static const char *lookup(const char *cmd, char *const envp[], char *out,
+			  size_t outlen)
+{
+	const char *path = box_path(envp), *dir, *end;
+	int denied = 0;
+
+	if (strchr(cmd, '/'))
+		return cmd;
+	if (!path)
+		exec_fail(POLEXEC_EXIT_NOTFOUND, cmd,
+			  "not found (the box's environment has no PATH)");
+	for (dir = path; *dir; dir = *end ? end + 1 : end) {
+		struct stat st;
+		size_t dlen;
+		int n;
+
+		end = strchr(dir, ':');
+		if (!end)
+			end = dir + strlen(dir);
+		dlen = (size_t)(end - dir);
+		if (dlen == 0)
+			continue;
+		n = snprintf(out, outlen, "%.*s/%s", (int)dlen, dir, cmd);
+		if (n < 0 || (size_t)n >= outlen)
+			continue;
+		if (stat(out, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (access(out, X_OK) == 0)
+			return out;
+		denied = 1;
+	}
+	if (denied)
+		exec_fail(POLEXEC_EXIT_NOEXEC, cmd,
+			  "found in the box's PATH but not executable");
+	exec_fail(POLEXEC_EXIT_NOTFOUND, cmd, "not found in the box's PATH");
+}
+
+/*
+ * After it: the box holds no capability, none it could regain through
+ * execve (bounding set emptied where we may, ambient set cleared), so a
+ * root caller does not hand the box root's powers. Without CAP_SETPCAP the
+ * bounding set cannot be changed, but such a caller has no capability to
+ * pass on, and no_new_privs (next) stops file capabilities and setuid.
+ */
+static void drop_capabilities(void)
+{
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+	int cap;
+
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
+		die_with_error("child: prctl(PR_CAP_AMBIENT_CLEAR_ALL)");
+	for (cap = 0; cap < 64; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+			continue;
+		if (errno == EINVAL) /* past the kernel's last capability */
+			break;
+		if (errno == EPERM)
+			break;
+		die_with_error("child: prctl(PR_CAPBSET_DROP, %d)", cap);
+	}
+	memset(data, 0, sizeof(data));
+	if (sys_capset(&hdr, data) < 0)
+		die_with_error("child: capset(none)");
+}
+
+/* After it: no execve can gain privileges (setuid bits, file caps). */
+static void set_no_new_privs(void)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die_with_error("child: prctl(PR_SET_NO_NEW_PRIVS)");
+}
+
+/*
+ * After it: no fd above 2 is open. close_range() where the kernel has it
+ * (5.9+), else a loop bounded by RLIMIT_NOFILE's hard limit.
+ */
+static void close_stray_fds(void)
+{
+	struct rlimit rl;
+	unsigned int fd, max;
+
+	if (sys_close_range(3, ~0U, 0) == 0)
+		return;
+	if (errno != ENOSYS && errno != EINVAL)
+		die_with_error("child: close_range(3, ~0)");
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		die_with_error("child: getrlimit(RLIMIT_NOFILE)");
+	max = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20)
+		  ? (1u << 20)
+		  : (unsigned int)rl.rlim_max;
+	for (fd = 3; fd < max; fd++)
+		if (close((int)fd) < 0 && errno != EBADF)
+			die_with_error("child: close(%u)", fd);
+}
+
+/*
+ * After it: the policy's filter is the process's last seccomp layer; from
+ * here on every syscall, execve included, is the policy's to allow.
+ */
+static void install_seccomp(const struct policy *p)
+{
+	struct sock_fprog prog = {
+	    .len = p->nfilter,
+	    .filter = p->filter,
+	};
+
+	if (p->nfilter == 0)
+		return;
+	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+		if (errno == ENOSYS)
+			die_with_error("child: seccomp(SET_MODE_FILTER) (the "
+				       "kernel lacks CONFIG_SECCOMP_FILTER)");
+		die_with_error("child: seccomp(SET_MODE_FILTER)");
+	}
+}
+
+_Noreturn void child_exec(const struct policy *p, char *const envp[],
+			  char *const argv[], pid_t parent)
+{
+	char found[PATH_MAX];
+	const char *path;
+
+	new_session(parent);
+	reset_signals();
+	path = lookup(argv[0], envp, found, sizeof(found));
+	drop_capabilities();
+	set_no_new_privs();
+	close_stray_fds();
+	install_seccomp(p);
+	execve(path, argv, envp);
+	exec_fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,
+		  argv[0], strerror(errno));
+}

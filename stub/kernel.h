@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Our own wrappers for the syscalls polexec needs, as the kernel's Landlock
+ * sandboxer sample does: musl has no wrapper for some of them, and we want
+ * the raw kernel interface with its own errno, not a libc emulation. The
+ * sys_ prefix keeps them clear of any wrapper a newer libc may declare.
+ */
+#ifndef POLC_STUB_KERNEL_H
+#define POLC_STUB_KERNEL_H
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/audit.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+
+#if defined(__x86_64__)
+#define POLEXEC_AUDIT_ARCH AUDIT_ARCH_X86_64
+#else
+#error "polexec enforces x86_64 artifacts only"
+#endif
+
+#ifndef __NR_seccomp
+#define __NR_seccomp 317
+#endif
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+
+#ifndef SECCOMP_GET_ACTION_AVAIL
+#define SECCOMP_GET_ACTION_AVAIL 2
+#endif
+#ifndef SECCOMP_RET_KILL_PROCESS
+#define SECCOMP_RET_KILL_PROCESS 0x80000000U
+#endif
+#ifndef SECCOMP_RET_USER_NOTIF
+#define SECCOMP_RET_USER_NOTIF 0x7fc00000U
+#endif
+#ifndef SECCOMP_RET_LOG
+#define SECCOMP_RET_LOG 0x7ffc0000U
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+
+static inline int sys_seccomp(unsigned int op, unsigned int flags, void *args)
+{
+	return (int)syscall(__NR_seccomp, op, flags, args);
+}
+
+static inline int sys_capset(struct __user_cap_header_struct *hdr,
+			     struct __user_cap_data_struct *data)
+{
+	return (int)syscall(__NR_capset, hdr, data);
+}
+
+static inline int sys_close_range(unsigned int first, unsigned int last,
+				  unsigned int flags)
+{
+	return (int)syscall(__NR_close_range, first, last, flags);
+}
+
+static inline int
+sys_landlock_create_ruleset(const struct landlock_ruleset_attr *const attr,
+			    const size_t size, const __u32 flags)
+{
+	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);
+}
+
+#endif

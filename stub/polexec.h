@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * polexec: the static exec stub. It decodes a .polbin, validates it as
+ * hostile input, installs what it describes and execs the command. It makes
+ * no policy decision: everything it enforces was decided by polc.
+ *
+ * The pieces, in the order main() runs them:
+ *
+ *   artifact.c  read the file, polbin_parse, decode META / SECCOMP / ENV
+ *   env.c       bind ${VAR} references, build the box's environment
+ *   polexec.c   arguments, clone, signal forwarding, wait, exit status
+ *   child.c     the child's narrowing steps, seccomp last, execve
+ *   record.c    the JSON run record
+ *   doctor.c    --doctor: kernel features found
+ *   util.c      die() family and small helpers
+ *
+ * Exit codes: the command's own status, 128+N when it was killed by signal
+ * N, 126 when it could not be executed, 127 when it was not found, and 125
+ * for polexec's own errors (the command never ran).
+ */
+#ifndef POLC_POLEXEC_H
+#define POLC_POLEXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/filter.h>
+
+#include "polbin.h"
+
+#define POLEXEC_EXIT_REFUSED  125
+#define POLEXEC_EXIT_NOEXEC   126
+#define POLEXEC_EXIT_NOTFOUND 127
+
+/* Hard limits on hostile input, named so that refusals can cite them. */
+#define POLEXEC_MAX_ENV	     256	 /* entries in the ENV section */
+#define POLEXEC_MAX_STR	     4096	 /* one name, value or dest */
+#define POLEXEC_MAX_META     1024	 /* one META string */
+#define POLEXEC_MAX_VARS     256	 /* --var options */
+#define POLEXEC_MAX_VALUE    (128 << 10) /* one bound env value */
+#define POLEXEC_MAX_ENV_SIZE (1 << 20)	 /* all of the box's env strings */
+
+/* --- util.c: the die() family (bubblewrap style) and helpers --- */
+
+/* Prints "polexec: MSG" and exits 125 through _exit. */
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* As die(), with ": strerror(errno)" appended; errno is saved first. */
+_Noreturn void die_with_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+_Noreturn void die_oom(void);
+
+/*
+ * hook (or NULL) runs with the message when die() is called by this
+ * process, not by the child: the parent's refusal record.
+ */
+void die_set_hook(void (*hook)(const char *msg));
+
+void *xcalloc(size_t n, size_t size);
+char *xstrndup(const char *s, size_t n);
+
+/* [A-Za-z_][A-Za-z0-9_]*, at most POLEXEC_MAX_STR bytes. */
+int valid_identifier(const char *s, size_t len);
+
+/* Replaces control characters (and DEL) with '?', in place. */
+void strip_controls(char *s);
+
+/* --- artifact.c --- */
+
+enum env_kind {
+	ENV_PASS = 0,
+	ENV_SET = 1,
+	ENV_SECRET = 2,
+};
+
+struct env_entry {
+	uint8_t kind;
+	char *name;  /* valid identifier */
+	char *value; /* SET: text with ${VAR}; SECRET: source path; else NULL */
+	char *dest;  /* SECRET: path in the box; else NULL */
+};
+
+/* The artifact, decoded. Every field was validated before it was stored. */
+struct policy {
+	uint8_t *buf; /* the whole file */
+	size_t len;
+	struct polbin pb;
+	char artifact_sha256[65]; /* the header's digest, hex */
+
+	/* META: empty strings when absent. */
+	char *name;
+	char *source_sha256;
+	char *ir_sha256;
+	char *compiler;
+
+	/* SECCOMP: nfilter == 0 when the policy has no syscalls block. */
+	struct sock_filter *filter;
+	unsigned short nfilter;
+
+	/* ENV: nenv == 0 when empty or absent (the box's env is then empty). */
+	int env_present;
+	uint32_t nenv;
+	struct env_entry env[POLEXEC_MAX_ENV];
+};
+
+/* Reads and validates `path`; dies with the reason on any defect. */
+void artifact_load(const char *path, struct policy *p);
+
+/* --- env.c --- */
+
+struct var {
+	const char *name; /* points into argv */
+	size_t name_len;
+	const char *value;
+};
+
+struct vars {
+	uint32_t n;
+	struct var v[POLEXEC_MAX_VARS];
+};
+
+/* Parses one `--var NAME=VALUE` into vars; dies on a malformed one. */
+void vars_add(struct vars *vars, const char *arg);
+
+/*
+ * Builds the box's environment from the policy alone: a NULL-terminated
+ * "NAME=VALUE" array. Every ${VAR} is bound from vars, else from polexec's
+ * own environment; an unbound one is a refusal naming it.
+ */
+char **env_build(const struct policy *p, const struct vars *vars);
+
+/* --- child.c --- */
+
+/* Runs in the child until execve; never returns. parent: polexec's pid. */
+_Noreturn void child_exec(const struct policy *p, char *const envp[],
+			  char *const argv[], pid_t parent);
+
+/* --- record.c --- */
+
+enum tier {
+	TIER_OFF = 0,
+	TIER_ENFORCED,
+	TIER_DEGRADED,
+};
+
+enum layer {
+	LAYER_SECCOMP = 0,
+	LAYER_LANDLOCK,
+	LAYER_NET,
+	LAYER_LIMITS,
+	LAYER_ENV,
+	LAYER_COUNT
+};
+
+struct layer_state {
+	enum tier tier;
+	const char *reason; /* TIER_DEGRADED only */
+};
+
+struct record {
+	int fd; /* -1: no record requested */
+	const struct policy *policy;
+	const char *command;
+	struct layer_state layers[LAYER_COUNT];
+	uint64_t start_ns; /* CLOCK_MONOTONIC */
+};
+
+/* Opens FILE for the record before anything runs, so failures come early. */
+void record_open(struct record *r, const char *path);
+/* Writes the record for a command that ran; status is waitpid()'s. */
+int record_finish(struct record *r, int status, int exit_code);
+/* Writes a record for a refusal; used by die() through die_hook. */
+void record_refused(struct record *r, const char *reason);
+uint64_t monotonic_ns(void);
+const char *layer_name(enum layer l);
+
+/* --- doctor.c --- */
+
+int doctor(void);
+
+#endif

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run record: one JSON object saying what was enforced and how the
+ * command ended. It is opened before anything runs (so a bad path is a
+ * refusal, not a lost record) and written once, after the command exits or
+ * when polexec refuses. Strings are JSON-escaped; control characters are
+ * removed, since some of them came from the artifact.
+ *
+ *   {"schema_version":1, "polexec":"0.1.0",
+ *    "policy":{"name", "source_sha256", "ir_sha256", "compiler",
+ *              "artifact_sha256"},
+ *    "layers":{"seccomp":{"tier":"enforced"}, "landlock":{"tier":"off"},
+ *              "net":{...}, "limits":{...}, "env":{...}},
+ *    "outcome":"exited" | "signaled" | "refused",
+ *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
+ *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
+ */
+#include "polexec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RECORD_SCHEMA_VERSION 1
+#define RECORD_MAX	      16384
+
+struct out {
+	char s[RECORD_MAX];
+	size_t len;
+	int overflow;
+};
+
+static void put(struct out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->overflow)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->s + o->len, sizeof(o->s) - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(o->s) - o->len)
+		o->overflow = 1;
+	else
+		o->len += (size_t)n;
+}
+
+/* A JSON string: quotes and backslashes escaped, control chars dropped. */
+static void put_str(struct out *o, const char *s)
+{
+	put(o, "\"");
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			continue;
+		if (c == '"' || c == '\\')
+			put(o, "\\%c", c);
+		else
+			put(o, "%c", c);
+	}
+	put(o, "\"");
+}
+
+uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		die_with_error("clock: clock_gettime(CLOCK_MONOTONIC)");
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+const char *layer_name(enum layer l)
+{
+	static const char *const names[LAYER_COUNT] = {
+	    [LAYER_SECCOMP] = "seccomp", [LAYER_LANDLOCK] = "landlock",
+	    [LAYER_NET] = "net",	 [LAYER_LIMITS] = "limits",
+	    [LAYER_ENV] = "env",
+	};
+
+	return names[l];
+}
+
+void record_open(struct record *r, const char *path)
+{
+	/* O_NOFOLLOW: a planted symlink cannot redirect the record. */
+	r->fd = open(
+	    path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (r->fd < 0)
+		die_with_error("record: open %s", path);
+}
+
+static void put_policy(struct out *o, const struct policy *p)
+{
+	put(o, "\"policy\":{\"name\":");
+	put_str(o, p ? p->name : NULL);
+	put(o, ",\"source_sha256\":");
+	put_str(o, p ? p->source_sha256 : NULL);
+	put(o, ",\"ir_sha256\":");
+	put_str(o, p ? p->ir_sha256 : NULL);
+	put(o, ",\"compiler\":");
+	put_str(o, p ? p->compiler : NULL);
+	put(o, ",\"artifact_sha256\":");
+	put_str(o, p ? p->artifact_sha256 : NULL);
+	put(o, "},\n");
+}
+
+/* Names for the record; numbers past this table print as "SIG?". */
+static const char *signal_name(int sig)
+{
+	static const char *const names[] = {
+	    [SIGHUP] = "SIGHUP",       [SIGINT] = "SIGINT",
+	    [SIGQUIT] = "SIGQUIT",     [SIGILL] = "SIGILL",
+	    [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
+	    [SIGBUS] = "SIGBUS",       [SIGFPE] = "SIGFPE",
+	    [SIGKILL] = "SIGKILL",     [SIGUSR1] = "SIGUSR1",
+	    [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
+	    [SIGPIPE] = "SIGPIPE",     [SIGALRM] = "SIGALRM",
+	    [SIGTERM] = "SIGTERM",     [SIGCHLD] = "SIGCHLD",
+	    [SIGCONT] = "SIGCONT",     [SIGSTOP] = "SIGSTOP",
+	    [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
+	    [SIGTTOU] = "SIGTTOU",     [SIGURG] = "SIGURG",
+	    [SIGXCPU] = "SIGXCPU",     [SIGXFSZ] = "SIGXFSZ",
+	    [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	    [SIGWINCH] = "SIGWINCH",   [SIGIO] = "SIGIO",
+	    [SIGPWR] = "SIGPWR",       [SIGSYS] = "SIGSYS",
+	};
+
+	if (sig > 0 && (size_t)sig < sizeof(names) / sizeof(names[0]) &&
+	    names[sig])
+		return names[sig];
+	return "SIG?";
+}
+
+/* A refused run enforced nothing: every layer is then "off". */
+static void put_layers(struct out *o, const struct record *r, int refused)
+{
+	int l;
+
+	put(o, "\"layers\":{");
+	for (l = 0; l < LAYER_COUNT; l++) {
+		struct layer_state s = r->layers[l];
+
+		if (refused)
+			s.tier = TIER_OFF;
+		put(o, "%s\"%s\":{\"tier\":", l ? "," : "",
+		    layer_name((enum layer)l));
+		if (s.tier == TIER_ENFORCED) {
+			put(o, "\"enforced\"");
+		} else if (s.tier == TIER_DEGRADED) {
+			/* "degraded(reason)", as the brief spells it */
+			char t[300];
+
+			snprintf(t, sizeof(t), "degraded(%s)",
+				 s.reason ? s.reason : "");
+			put_str(o, t);
+		} else {
+			put(o, "\"off\"");
+		}
+		put(o, "}");
+	}
+	put(o, "},\n");
+}
+
+static int write_out(struct record *r, struct out *o)
+{
+	size_t done = 0;
+
+	if (o->overflow) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	while (done < o->len) {
+		ssize_t n = write(r->fd, o->s + done, o->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		done += (size_t)n;
+	}
+	if (close(r->fd) < 0)
+		return -1;
+	r->fd = -1;
+	return 0;
+}
+
+static void put_common(struct out *o, const struct record *r, int refused)
+{
+	put(o, "{\"schema_version\":%d,\n\"polexec\":", RECORD_SCHEMA_VERSION);
+	put_str(o, POLC_VERSION);
+	put(o, ",\n\"command\":");
+	put_str(o, r->command);
+	put(o, ",\n");
+	put_policy(o, r->policy);
+	put_layers(o, r, refused);
+}
+
+static void put_duration(struct out *o, const struct record *r)
+{
+	uint64_t ns = monotonic_ns() - r->start_ns;
+
+	put(o, "\"duration_ms\":%llu.%03llu}\n",
+	    (unsigned long long)(ns / 1000000),
+	    (unsigned long long)(ns / 1000 % 1000));
+}
+
+int record_finish(struct record *r, int status, int exit_code)
+{
+	static struct out o;
+
+	if (r->fd < 0)
+		return 0;
+	o.len = 0;
+	o.overflow = 0;
+	put_common(&o, r, 0);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		put(&o,
+		    "\"outcome\":\"signaled\",\"exit_status\":null,"
+		    "\"signal\":%d,\"signal_name\":",
+		    sig);
+		put_str(&o, signal_name(sig));
+	} else {
+		put(&o,
+		    "\"outcome\":\"exited\",\"exit_status\":%d,"
+		    "\"signal\":null,\"signal_name\":null",
+		    WEXITSTATUS(status));
+	}
+	put(&o, ",\"exit_code\":%d,\n", exit_code);
+	put_duration(&o, r);
+	return write_out(r, &o);
+}
+
+void record_refused(struct record *r, const char *reason)
+{
+	static struct out o;
+
+	if (r->fd < 0)
+		return;
+	o.len = 0;
+	o.overflow = 0;
+	put_common(&o, r, 1);
+	put(&o,
+	    "\"outcome\":\"refused\",\"exit_status\":null,\"signal\":null,"
+	    "\"signal_name\":null,\"exit_code\":%d,\"reason\":",
+	    POLEXEC_EXIT_REFUSED);
+	put_str(&o, reason);
+	put(&o, ",\n");
+	put_duration(&o, r);
+	if (write_out(r, &o) < 0) {
+		/* We are already refusing; say so, the exit code stands. */
+		char line[] = "polexec: record: could not write the record\n";
+
+		if (write(STDERR_FILENO, line, sizeof(line) - 1) < 0)
+			errno = 0;
+	}
+}

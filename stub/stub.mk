@@ -1,0 +1,58 @@
+# polexec: the static exec stub, built with musl, plus the leak suite's
+# programs and the env backend's object for polc.
+#
+# musl-gcc does not see the kernel headers, so it gets an include folder of
+# its own holding links to them; the stub uses only the uapi headers there.
+
+POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
+                stub/record.c stub/doctor.c stub/util.c \
+                artifact/polbin_read.c artifact/sha256.c
+POLEXEC_HDRS := stub/polexec.h stub/kernel.h artifact/polbin.h \
+                artifact/sections.h artifact/sha256.h
+
+MUSL_INC := $(B)/musl-include
+POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Os -static -s \
+                  -ffunction-sections -fdata-sections -Wl,--gc-sections \
+                  -fno-asynchronous-unwind-tables \
+                  -DPOLC_VERSION='"$(VERSION)"' -Iartifact -isystem $(MUSL_INC)
+
+$(MUSL_INC)/.stamp:
+	@mkdir -p $(MUSL_INC)
+	ln -sfn /usr/include/linux $(MUSL_INC)/linux
+	ln -sfn /usr/include/asm-generic $(MUSL_INC)/asm-generic
+	ln -sfn /usr/include/x86_64-linux-gnu/asm $(MUSL_INC)/asm
+	@touch $@
+
+# One compiler run over all sources: small, and kept apart from the gcc
+# objects that polc links.
+$(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
+	@mkdir -p $(dir $@)
+	$(MUSLCC) $(POLEXEC_CFLAGS) $(POLEXEC_SRCS) -o $@
+
+# The ENV section writer (compiler side of the env layer).
+POLC_OBJS += $(B)/compiler/env_backend.o
+
+# Leak-suite programs: static glibc, so their policies stay small.
+LEAK_PROGS := syscall_errno sockets badarch boxprobe
+LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin
+TEST_BINS += $(LEAK_BINS)
+tests: $(LEAK_BINS)
+
+$(B)/tests/leak/%: tests/leak/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static $< -o $@
+
+$(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
+                          artifact/polbin_read.c artifact/sha256.c \
+                          artifact/polbin.h artifact/sections.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Iartifact \
+	    tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
+	    artifact/polbin_read.c artifact/sha256.c -o $@
+
+CHECKS += tests/leak/run.sh
+
+bench-polexec: $(B)/polc $(B)/polexec
+	B=$(B) bench/polexec_startup.sh
+
+.PHONY: bench-polexec

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The die() family, after bubblewrap's: polexec has nothing to recover, only
+ * to refuse. Every message is one line, "polexec: <phase>: <what>[: <errno>]".
+ * In the parent, a refusal exits 125 and, when --record was given, leaves a
+ * record saying why. The child shares the parent's memory until it execs
+ * (CLONE_VM, see polexec.c), so die() always leaves through _exit: no stdio
+ * buffer or atexit handler runs twice, and the child never writes the
+ * parent's state. Only the process that set the hook runs it.
+ */
+#include "polexec.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void (*die_hook)(const char *msg);
+static pid_t die_hook_pid;
+
+void die_set_hook(void (*hook)(const char *msg))
+{
+	die_hook = hook;
+	die_hook_pid = getpid();
+}
+
+static _Noreturn void die_msg(const char *msg)
+{
+	/* One write, so concurrent output never splits the line. */
+	char line[1200];
+	int n = snprintf(line, sizeof(line), "polexec: %s\n", msg);
+
+	if (n < 0)
+		_exit(POLEXEC_EXIT_REFUSED);
+	if ((size_t)n >= sizeof(line)) {
+		n = sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	/* Nothing useful to do if stderr is gone: the exit code still says. */
+	if (write(STDERR_FILENO, line, (size_t)n) < 0)
+		errno = 0;
+	if (die_hook && getpid() == die_hook_pid) {
+		void (*hook)(const char *) = die_hook;
+
+		die_hook = NULL; /* a failing hook must not recurse */
+		hook(msg);
+	}
+	_exit(POLEXEC_EXIT_REFUSED);
+}
+
+_Noreturn void die(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die_msg(msg);
+}
+
+_Noreturn void die_with_error(const char *fmt, ...)
+{
+	int saved = errno;
+	char msg[1024];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	n = strlen(msg);
+	snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(saved));
+	die_msg(msg);
+}
+
+_Noreturn void die_oom(void)
+{
+	die_msg("out of memory");
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xcalloc(n + 1, 1);
+
+	memcpy(p, s, n);
+	return p;
+}
+
+int valid_identifier(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len > POLEXEC_MAX_STR)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			    c == '_';
+
+		if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
+			return 0;
+	}
+	return 1;
+}
+
+void strip_controls(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
