@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `polc dump`: every section of an artifact, for humans. The artifact is
+ * read with the same hostile-input reader polexec uses; sections polc does
+ * not understand are listed, never skipped silently.
+ */
+#include "dump.h"
+#include "bpf_disasm.h"
+#include "ir.h"
+#include "ir_print.h"
+#include "polbin.h"
+#include "sections.h"
+#include "sha256.h"
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <stdio.h>
+#include <string.h>
+
+static void put_clean(FILE *out, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fputc(p[i] >= 0x20 && p[i] < 0x7f ? p[i] : '?', out);
+}
+
+static int dump_meta(const struct polbin_section *s, FILE *out)
+{
+	static const char *const keys[] = {
+	    [POLBIN_META_NAME] = "policy",
+	    [POLBIN_META_SOURCE_SHA256] = "source sha256",
+	    [POLBIN_META_COMPILER] = "compiler",
+	    [POLBIN_META_IR_SHA256] = "ir sha256",
+	};
+	size_t off = 0;
+
+	while (off < s->len) {
+		uint16_t key, len;
+
+		if (s->len - off < 4)
+			return -1;
+		key = polbin_le16(s->data + off);
+		len = polbin_le16(s->data + off + 2);
+		off += 4;
+		if (len > s->len - off)
+			return -1;
+		fprintf(out, "  %s: ",
+			key < sizeof(keys) / sizeof(*keys) && keys[key]
+			    ? keys[key]
+			    : "unknown key");
+		put_clean(out, s->data + off, len);
+		fputc('\n', out);
+		off += len;
+	}
+	return 0;
+}
+
+static int dump_ir(const struct polbin_section *s, FILE *out, char *err,
+		   size_t errlen)
+{
+	struct ir_policy *p;
+	uint8_t d[SHA256_LEN];
+	char hex[2 * SHA256_LEN + 1];
+
+	if (ir_deserialize(s->data, s->len, &p, err, errlen) != IR_OK)
+		return -1;
+	sha256(s->data, s->len, d);
+	sha256_hex(d, hex);
+	fprintf(out, "  canonical IR, %u bytes, sha256 %s\n", s->len, hex);
+	ir_print(p, out);
+	ir_policy_destroy(&p);
+	return 0;
+}
+
+static int dump_env(const struct polbin_section *s, FILE *out)
+{
+	static const char *const kinds[] = {"pass", "set", "secret"};
+	uint32_t n, i;
+	size_t off = 4;
+
+	if (s->len < 4)
+		return -1;
+	n = polbin_le32(s->data);
+	for (i = 0; i < n; i++) {
+		uint16_t nl, vl, dl;
+		uint8_t kind;
+
+		if (s->len - off < 8)
+			return -1;
+		kind = s->data[off];
+		nl = polbin_le16(s->data + off + 2);
+		vl = polbin_le16(s->data + off + 4);
+		dl = polbin_le16(s->data + off + 6);
+		off += 8;
+		if ((size_t)nl + vl + dl > s->len - off || kind > 2)
+			return -1;
+		fprintf(out, "  %s ", kinds[kind]);
+		put_clean(out, s->data + off, nl);
+		if (kind == POLBIN_ENV_SET) {
+			fputc('=', out);
+			put_clean(out, s->data + off + nl, vl);
+		} else if (kind == POLBIN_ENV_SECRET) {
+			fputs(" from file ", out);
+			put_clean(out, s->data + off + nl, vl);
+			fputs(" to ", out);
+			put_clean(out, s->data + off + nl + vl, dl);
+		}
+		fputc('\n', out);
+		off += (size_t)nl + vl + dl;
+	}
+	return off == s->len ? 0 : -1;
+}
+
+static int dump_seccomp(const struct polbin_section *s, FILE *out)
+{
+	struct sock_filter prog[POLBIN_SECCOMP_MAX_INSNS];
+	size_t n = s->len / sizeof(struct sock_filter);
+
+	if (s->len % sizeof(struct sock_filter) || n == 0 ||
+	    n > POLBIN_SECCOMP_MAX_INSNS)
+		return -1;
+	memcpy(prog, s->data, s->len);
+	return bpf_disasm(prog, n, out);
+}
+
+int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
+		  size_t errlen)
+{
+	static const uint32_t known[] = {
+	    POLBIN_SEC_IR,     POLBIN_SEC_META,	      POLBIN_SEC_SECCOMP,
+	    POLBIN_SEC_ENV,    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
+	    POLBIN_SEC_LIMITS, POLBIN_SEC_UNENFORCED, 0,
+	};
+	char hex[2 * SHA256_LEN + 1];
+	struct polbin pb;
+	uint32_t i;
+
+	if (polbin_parse(buf, len, known, &pb, err, errlen))
+		return -1;
+	sha256_hex(buf + 32, hex);
+	fprintf(out, "polbin version %u, arch %s, %zu bytes, sha256 %s\n",
+		pb.version, pb.arch == AUDIT_ARCH_X86_64 ? "x86_64" : "unknown",
+		len, hex);
+	for (i = 0; i < pb.nsections; i++) {
+		const struct polbin_section *s = &pb.sections[i];
+		int rc = 0;
+
+		fprintf(out, "\n[%s] type %u%s, %u bytes\n",
+			polbin_section_name(s->type), s->type,
+			s->flags & POLBIN_F_CRITICAL ? ", critical" : "",
+			s->len);
+		switch (s->type) {
+		case POLBIN_SEC_META:
+			rc = dump_meta(s, out);
+			break;
+		case POLBIN_SEC_IR:
+			if (dump_ir(s, out, err, errlen))
+				return -1;
+			break;
+		case POLBIN_SEC_SECCOMP:
+			rc = dump_seccomp(s, out);
+			break;
+		case POLBIN_SEC_ENV:
+			rc = dump_env(s, out);
+			break;
+		case POLBIN_SEC_UNENFORCED:
+			fputs("  not enforced by this version, so polexec "
+			      "refuses the artifact: ",
+			      out);
+			put_clean(out, s->data, s->len);
+			fputc('\n', out);
+			break;
+		default:
+			fputs("  (no printer for this section)\n", out);
+		}
+		if (rc) {
+			snprintf(err, errlen, "section %s is malformed",
+				 polbin_section_name(s->type));
+			return -1;
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}

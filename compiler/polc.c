@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * polc: the policy compiler's command line.
+ *
+ * Exit codes: 0 success; 1 reserved for `check` (boundary exceeded);
+ * 2 bad input (policy errors, corrupt artifact, usage); 3 a compiler bug
+ * caught by translation validation (no artifact is written).
+ */
+#include "ast.h"
+#include "build.h"
+#include "diag.h"
+#include "dump.h"
+#include "polbin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef POLC_STDLIB_DIR
+#define POLC_STDLIB_DIR "/usr/local/share/polc/stdlib-policies"
+#endif
+
+#define MAX_SEARCH 64
+
+static const char usage[] =
+    "usage: polc build [-I DIR]... [-o OUT.polbin] [--emit-bpf FILE] "
+    "POLICY.pol\n"
+    "       polc dump FILE.polbin\n"
+    "       polc fmt [-w] POLICY.pol\n"
+    "       polc --help | --version\n"
+    "\n"
+    "  build   compile a policy into a verified artifact\n"
+    "  dump    print every section of an artifact\n"
+    "  fmt     print a policy in canonical layout (-w: rewrite the file)\n"
+    "\n"
+    "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
+    "(colon-separated), then " POLC_STDLIB_DIR ".\n"
+    "Exit: 0 ok, 2 bad input, 3 compiler bug caught by validation.\n";
+
+static int read_all(const char *path, uint8_t **out, size_t *len, size_t max)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > max) {
+		close(fd);
+		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		return -1;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return -1;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(buf);
+			close(fd);
+			if (r == 0)
+				errno = EIO;
+			return -1;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	char err[256];
+	uint8_t *buf;
+	size_t len;
+	int rc;
+
+	if (argc != 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	/* One byte over the limit, so an oversized file is named as such. */
+	if (read_all(argv[1], &buf, &len, POLBIN_MAX_SIZE + 1)) {
+		fprintf(stderr, "polc: dump: %s: %s\n", argv[1],
+			errno == EFBIG ? "larger than the 16 MiB limit"
+				       : strerror(errno));
+		return 2;
+	}
+	rc = dump_artifact(buf, len, stdout, err, sizeof(err));
+	free(buf);
+	if (rc) {
+		fflush(stdout);
+		fprintf(stderr, "polc: dump: %s: %s\n", argv[1], err);
+		return 2;
+	}
+	return 0;
+}
+
+static int cmd_fmt(int argc, char **argv)
+{
+	const struct src_file *src;
+	struct ast_file *f = NULL;
+	struct loc none = {0};
+	const char *path;
+	struct diag d;
+	int write_back = 0, rc = 2;
+	FILE *out = stdout;
+	char *tmp = NULL;
+
+	if (argc == 3 && !strcmp(argv[1], "-w"))
+		write_back = 1;
+	else if (argc != 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	path = argv[argc - 1];
+	diag_init(&d);
+	src = diag_load_file(&d, path, none);
+	if (!src || ast_parse(&d, src, &f))
+		goto out;
+	if (write_back) {
+		int fd;
+
+		if (asprintf(&tmp, "%s.fmt-XXXXXX", path) < 0) {
+			tmp = NULL;
+			goto out;
+		}
+		fd = mkstemp(tmp);
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
+			fprintf(stderr, "polc: fmt: %s: %s\n", tmp,
+				strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			out = NULL;
+			goto out;
+		}
+	}
+	if (ast_format(f, out) == 0 && fflush(out) == 0)
+		rc = 0;
+	if (write_back) {
+		if (fclose(out) != 0)
+			rc = 2;
+		out = NULL;
+		if (rc == 0 && rename(tmp, path) != 0) {
+			fprintf(stderr, "polc: fmt: rename %s: %s\n", path,
+				strerror(errno));
+			rc = 2;
+		}
+	}
+out:
+	if (write_back && tmp) {
+		if (out)
+			fclose(out);
+		unlink(tmp); /* no-op after a successful rename */
+	}
+	free(tmp);
+	ast_file_destroy(&f);
+	diag_print(&d, stderr);
+	diag_fini(&d);
+	return rc;
+}
+
+/* Splits POLC_PATH and adds the standard library folder. */
+static int add_search(const char **search, size_t *n, char **env_copy)
+{
+	const char *env = getenv("POLC_PATH");
+	char *p, *save = NULL, *tok;
+
+	if (env && *env) {
+		*env_copy = strdup(env);
+		if (!*env_copy)
+			return -1;
+		for (p = *env_copy; (tok = strtok_r(p, ":", &save)); p = NULL)
+			if (*n < MAX_SEARCH - 1)
+				search[(*n)++] = tok;
+	}
+	search[(*n)++] = POLC_STDLIB_DIR;
+	return 0;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	const char *search[MAX_SEARCH];
+	struct build_opts o;
+	char *env_copy = NULL;
+	size_t n = 0;
+	int i, rc;
+
+	memset(&o, 0, sizeof(o));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
+			if (n >= MAX_SEARCH - 2) {
+				fputs("polc: too many -I folders\n", stderr);
+				return 2;
+			}
+			search[n++] = argv[++i];
+		} else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) {
+			if (n >= MAX_SEARCH - 2) {
+				fputs("polc: too many -I folders\n", stderr);
+				return 2;
+			}
+			search[n++] = argv[i] + 2;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			o.output = argv[++i];
+		} else if (!strcmp(argv[i], "--emit-bpf") && i + 1 < argc) {
+			o.emit_bpf = argv[++i];
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "polc: build: unknown option '%s'\n%s",
+				argv[i], usage);
+			return 2;
+		} else if (o.input) {
+			fprintf(stderr, "polc: build: one policy at a time\n");
+			return 2;
+		} else {
+			o.input = argv[i];
+		}
+	}
+	if (!o.input) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (add_search(search, &n, &env_copy)) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	o.search = search;
+	o.nsearch = n;
+	rc = build_policy(&o);
+	free(env_copy);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("polc %s\n", POLC_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "build"))
+		return cmd_build(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "fmt"))
+		return cmd_fmt(argc - 1, argv + 1);
+	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);
+	return 2;
+}
