@@ -1,0 +1,41 @@
+# The classic-BPF model (bpf/), the seccomp backend and its translation
+# validator built on it (compiler/seccomp_*), their unit suites and the
+# instruction-count bench.
+
+BPF_OBJS := $(B)/bpf/bpf_builder.o $(B)/bpf/bpf_disasm.o \
+            $(B)/bpf/bpf_interp.o $(B)/bpf/bpf_symbolic.o \
+            $(B)/bpf/bpf_symbolic_merge.o
+SECCOMP_OBJS := $(B)/compiler/seccomp_backend.o \
+                $(B)/compiler/seccomp_validate.o
+POLC_OBJS += $(BPF_OBJS) $(SECCOMP_OBJS)
+
+# What the seccomp suites take from the IR, and their shared fixtures.
+SECCOMP_IR_OBJS := $(B)/compiler/ir.o $(B)/compiler/constants.o
+SECCOMP_FX_OBJS := $(B)/tests/unit/seccomp_fixtures.o
+SECCOMP_LIBS := -lcmocka $(LDLIBS)
+SECCOMP_DEPS := $(SECCOMP_FX_OBJS) $(SECCOMP_OBJS) $(BPF_OBJS) \
+                $(SECCOMP_IR_OBJS)
+
+$(B)/tests/unit/test_bpf: $(B)/tests/unit/test_bpf.o $(BPF_OBJS)
+	$(CC) $(CFLAGS) $^ $(SECCOMP_LIBS) -o $@
+$(B)/tests/unit/test_seccomp: $(B)/tests/unit/test_seccomp.o $(SECCOMP_DEPS)
+	$(CC) $(CFLAGS) $^ $(SECCOMP_LIBS) -o $@
+$(B)/tests/unit/test_seccomp_oracle: $(B)/tests/unit/test_seccomp_oracle.o \
+		$(SECCOMP_DEPS)
+	$(CC) $(CFLAGS) $^ $(SECCOMP_LIBS) -o $@
+
+SECCOMP_TESTS := $(B)/tests/unit/test_bpf $(B)/tests/unit/test_seccomp \
+                 $(B)/tests/unit/test_seccomp_oracle
+TEST_BINS += $(SECCOMP_TESTS)
+CHECKS    += $(SECCOMP_TESTS)
+tests: $(SECCOMP_TESTS)
+
+# Instructions executed per syscall number: ours against libseccomp's.
+$(B)/bench/bpf_insns.o: CFLAGS += -Itests/unit
+$(B)/bench/bpf_insns: $(B)/bench/bpf_insns.o $(SECCOMP_DEPS)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+bench-insns: $(B)/bench/bpf_insns
+	$(B)/bench/bpf_insns
+
+.PHONY: bench-insns

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The seccomp code generator. The program has four parts, in this order
+ * (docs/SECCOMP.md draws it):
+ *
+ *   1. ld arch; anything but AUDIT_ARCH_X86_64 -> bad-arch action.
+ *   2. ld nr; nr >= 0x40000000 (the x32 bit, or above) -> bad-arch action.
+ *   3. A search tree over syscall numbers. The number line 0..0x3fffffff is
+ *      cut into intervals that share a target (a return block, or one
+ *      syscall's argument block); the tree tests interval bounds (jge),
+ *      and three intervals of the form T [k] T take one jeq. No argument is
+ *      loaded here, so a syscall whose action does not depend on its
+ *      arguments returns straight from the tree, and the kernel's
+ *      constant-action cache covers it.
+ *   4. Argument blocks, then one RET per distinct action.
+ *
+ * Rule resolution follows ir_eval_syscall(): a syscall's rules are tested
+ * from the most restrictive action to the least, and the first whose
+ * conjunction holds returns; if none holds, the default applies. An
+ * unconditional rule ends the list (nothing after it can win).
+ *
+ * Argument width: a 64-bit argument is compared as two 32-bit words, high
+ * word first. A 32-bit (int) argument is compared on its low word only and
+ * its high word is never loaded: the kernel reads an int from the register
+ * and ignores the upper half, so garbage there must not change the
+ * decision. Compared on 64 bits, `family != 40` would let 40 + 2^32
+ * through while the kernel sees AF_VSOCK.
+ */
+#include "seccomp_backend.h"
+
+#include <seccomp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+
+#include "bpf_builder.h"
+#include "bpf_interp.h"
+#include "sections.h"
+
+#define NR_LIMIT (SECCOMP_X32_SYSCALL_BIT - 1)
+#define FULL32	 0xffffffffu
+/* Up to this many intervals the tree search tries every split point. */
+#define TREE_EXHAUSTIVE 160
+#define TREE_WINDOW	4
+
+/* What the accumulator is known to hold at a point of the program. */
+enum acc_kind { ACC_NONE, ACC_ANY, ACC_WORD };
+struct acc {
+	enum acc_kind kind; /* NONE: unreachable so far; ANY: unknown */
+	uint32_t off, mask; /* ACC_WORD: (word at off) & mask */
+};
+
+struct ret_block {
+	uint32_t value;
+	bpf_label label;
+};
+
+struct interval {
+	uint32_t lo, hi;
+	bpf_label target;
+	uint32_t weight; /* numbers of 0..511 inside, at least 1 */
+};
+
+/* One syscall after simplification. */
+struct plan {
+	int nr;
+	const struct ir_syscall *sc;
+	struct ir_rule *rules; /* conditional rules, most restrictive first */
+	size_t nrules;
+	struct ir_action otherwise; /* when no conditional rule holds */
+	bpf_label target;
+};
+
+struct tree_cost {
+	uint16_t depth; /* 0: not computed yet (a real node costs >= 1) */
+	int16_t split;	/* -1: jeq pattern */
+	uint32_t sum;
+};
+
+struct gen {
+	struct bpf_builder *b;
+	struct acc cur;
+	struct acc *incoming; /* per label */
+	size_t nincoming;
+	struct ret_block *rets;
+	size_t nrets;
+	struct interval *iv;
+	size_t niv;
+	struct tree_cost *cost; /* niv * niv */
+	char *err;
+	size_t errlen;
+};
+
+static int _fail(struct gen *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int _fail(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g->err, g->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int seccomp_syscall_nr(const char *name)
+{
+	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, name);
+
+	/* Negative values are libseccomp's pseudo numbers: not on x86_64. */
+	return nr >= 0 ? nr : -1;
+}
+
+int seccomp_action_value(const struct ir_action *a, uint32_t *ret)
+{
+	switch (a->kind) {
+	case IR_ACT_KILL_PROCESS:
+		*ret = SECCOMP_RET_KILL_PROCESS;
+		return 0;
+	case IR_ACT_KILL_THREAD:
+		*ret = SECCOMP_RET_KILL_THREAD;
+		return 0;
+	case IR_ACT_TRAP:
+		*ret = SECCOMP_RET_TRAP;
+		return 0;
+	case IR_ACT_ERRNO:
+		if (a->errnum > 4095)
+			return -1;
+		*ret = SECCOMP_RET_ERRNO | a->errnum;
+		return 0;
+	case IR_ACT_LOG:
+		*ret = SECCOMP_RET_LOG;
+		return 0;
+	case IR_ACT_ALLOW:
+		*ret = SECCOMP_RET_ALLOW;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- Emission with accumulator tracking ------------------------------ */
+
+static struct acc _meet(struct acc a, struct acc b)
+{
+	if (a.kind == ACC_NONE)
+		return b;
+	if (b.kind == ACC_NONE)
+		return a;
+	if (a.kind == ACC_WORD && b.kind == ACC_WORD && a.off == b.off &&
+	    a.mask == b.mask)
+		return a;
+	return (struct acc){ACC_ANY, 0, 0};
+}
+
+static bpf_label _label(struct gen *g)
+{
+	bpf_label l = bpf_label_new(g->b);
+
+	if (l >= g->nincoming) {
+		size_t n = g->nincoming ? 2 * g->nincoming : 256;
+		struct acc *na;
+
+		while (n <= l)
+			n *= 2;
+		na = realloc(g->incoming, n * sizeof(*na));
+		/* Out of memory: l has no slot; _jump() and _bind() fail. */
+		if (!na)
+			return l;
+		memset(na + g->nincoming, 0, (n - g->nincoming) * sizeof(*na));
+		g->incoming = na;
+		g->nincoming = n;
+	}
+	return l;
+}
+
+static int _bind(struct gen *g, bpf_label l)
+{
+	if (l >= g->nincoming)
+		return _fail(g, "out of memory");
+	g->cur = _meet(g->cur, g->incoming[l]);
+	return bpf_label_bind(g->b, l);
+}
+
+static int _jump(struct gen *g, uint16_t op, uint32_t k, bpf_label jt,
+		 bpf_label jf)
+{
+	if (jt >= g->nincoming || jf >= g->nincoming)
+		return _fail(g, "out of memory");
+	g->incoming[jt] = _meet(g->incoming[jt], g->cur);
+	g->incoming[jf] = _meet(g->incoming[jf], g->cur);
+	g->cur.kind = ACC_NONE; /* both ways leave: nothing falls through */
+	return bpf_emit_jump(g->b, BPF_JMP | op | BPF_K, k, jt, jf);
+}
+
+/* Make the accumulator hold (word at off) & mask, reusing what it holds. */
+static int _load(struct gen *g, uint32_t off, uint32_t mask)
+{
+	struct acc want = {ACC_WORD, off, mask};
+	int rc = 0;
+
+	if (g->cur.kind == ACC_WORD && g->cur.off == off && g->cur.mask == mask)
+		return 0;
+	if (!(g->cur.kind == ACC_WORD && g->cur.off == off &&
+	      g->cur.mask == FULL32))
+		rc = bpf_emit_stmt(g->b, BPF_LD | BPF_W | BPF_ABS, off);
+	if (!rc && mask != FULL32)
+		rc = bpf_emit_stmt(g->b, BPF_ALU | BPF_AND | BPF_K, mask);
+	g->cur = want;
+	return rc;
+}
+
+static bpf_label _ret(struct gen *g, const struct ir_action *a)
+{
+	uint32_t v = 0;
+
+	seccomp_action_value(a, &v); /* checked in _plan() */
+	for (size_t i = 0; i < g->nrets; i++)
+		if (g->rets[i].value == v)
+			return g->rets[i].label;
+	struct ret_block *nr = realloc(g->rets, (g->nrets + 1) * sizeof(*nr));
+
+	if (!nr)
+		return BPF_LABEL_NEXT; /* caught by _jump's bounds check */
+	g->rets = nr;
+	g->rets[g->nrets] = (struct ret_block){v, _label(g)};
+	return g->rets[g->nrets++].label;
+}
+
+/* ---- Argument tests --------------------------------------------------- */
+
+static int _op_holds(uint8_t op, uint64_t x, uint64_t v)
+{
+	switch (op) {
+	case IR_OP_EQ:
+		return x == v;
+	case IR_OP_NE:
+		return x != v;
+	case IR_OP_LT:
+		return x < v;
+	case IR_OP_LE:
+		return x <= v;
+	case IR_OP_GT:
+		return x > v;
+	default:
+		return x >= v;
+	}
+}
+
+/*
+ * 1 or 0 when the atom holds for every argument or for none, else -1.
+ * (x & m) is at most m and has no bit outside m, which decides some
+ * comparisons before any code is written.
+ */
+static int _atom_static(const struct ir_atom *a)
+{
+	uint64_t wm = a->width == 32 ? FULL32 : UINT64_MAX;
+	uint64_t m = a->mask & wm, v = a->value & wm;
+
+	if (m == 0)
+		return _op_holds(a->op, 0, v);
+	if ((a->op == IR_OP_EQ || a->op == IR_OP_NE) && (v & ~m))
+		return a->op == IR_OP_NE;
+	if ((a->op == IR_OP_GE && v == 0) || (a->op == IR_OP_LE && v >= m) ||
+	    (a->op == IR_OP_LT && v > m))
+		return 1;
+	if ((a->op == IR_OP_LT && v == 0) || (a->op == IR_OP_GT && v >= m) ||
+	    (a->op == IR_OP_GE && v > m))
+		return 0;
+	return -1;
+}
+
+/* Compare one 32-bit word, (word & m) OP v with m != 0: to t or f. */
+static int _cmp32(struct gen *g, uint32_t off, uint32_t m, uint8_t op,
+		  uint32_t v, bpf_label t, bpf_label f)
+{
+	/* (x & m) == 0 is one jset, no AND needed. */
+	if ((op == IR_OP_EQ || op == IR_OP_NE) && v == 0 && m != FULL32) {
+		if (_load(g, off, FULL32))
+			return -1;
+		return op == IR_OP_EQ ? _jump(g, BPF_JSET, m, f, t)
+				      : _jump(g, BPF_JSET, m, t, f);
+	}
+	if (_load(g, off, m))
+		return -1;
+	switch (op) {
+	case IR_OP_EQ:
+		return _jump(g, BPF_JEQ, v, t, f);
+	case IR_OP_NE:
+		return _jump(g, BPF_JEQ, v, f, t);
+	case IR_OP_GT:
+		return _jump(g, BPF_JGT, v, t, f);
+	case IR_OP_GE:
+		return _jump(g, BPF_JGE, v, t, f);
+	case IR_OP_LT:
+		return _jump(g, BPF_JGE, v, f, t);
+	default: /* IR_OP_LE */
+		return _jump(g, BPF_JGT, v, f, t);
+	}
+}
+
+/*
+ * A 64-bit atom: compare the high words; if they differ the order of the
+ * high words decides, if they are equal the low words do. A word whose
+ * mask is 0 is the constant 0 and is never loaded.
+ */
+static int _cmp64(struct gen *g, const struct ir_atom *a, bpf_label t,
+		  bpf_label f)
+{
+	uint32_t mh = (uint32_t)(a->mask >> 32), ml = (uint32_t)a->mask;
+	uint32_t vh = (uint32_t)(a->value >> 32), vl = (uint32_t)a->value;
+	uint32_t hi = BPF_OFF_ARG_HI(a->arg), lo = BPF_OFF_ARG_LO(a->arg);
+	/* Result when the high word is below / above vh. */
+	bpf_label below = _op_holds(a->op, 0, 1) ? t : f;
+	bpf_label above = _op_holds(a->op, 1, 0) ? t : f;
+	bpf_label eq;
+	int rc;
+
+	if (mh == 0) /* vh == 0 too, or _atom_static() decided it */
+		return _cmp32(g, lo, ml, a->op, vl, t, f);
+	eq = ml == 0 ? (_op_holds(a->op, 0, vl) ? t : f) : _label(g);
+	if (vh == 0) {
+		/* Nothing is below 0: equal or above. */
+		if (_load(g, hi, FULL32))
+			return -1;
+		rc = _jump(g, BPF_JSET, mh, above, eq);
+	} else if (below == above || vh >= mh) {
+		/* Either one answer for "differs", or nothing is above. */
+		if (_load(g, hi, mh))
+			return -1;
+		rc = _jump(g, BPF_JEQ, vh, eq, below);
+	} else {
+		bpf_label not_above = _label(g);
+
+		if (_load(g, hi, mh) ||
+		    _jump(g, BPF_JGT, vh, above, not_above) ||
+		    _bind(g, not_above))
+			return -1;
+		rc = _jump(g, BPF_JEQ, vh, eq, below);
+	}
+	if (rc || ml == 0)
+		return rc;
+	return _bind(g, eq) || _cmp32(g, lo, ml, a->op, vl, t, f);
+}
+
+static int _atom(struct gen *g, const struct ir_atom *a, bpf_label t,
+		 bpf_label f)
+{
+	if (a->width == 32)
+		return _cmp32(g, BPF_OFF_ARG_LO(a->arg), (uint32_t)a->mask,
+			      a->op, (uint32_t)a->value, t, f);
+	return _cmp64(g, a, t, f);
+}
+
+/* A syscall's argument block: its rules in order, then `otherwise`. */
+static int _arg_block(struct gen *g, const struct plan *p)
+{
+	bpf_label otherwise = _ret(g, &p->otherwise);
+
+	if (_bind(g, p->target))
+		return -1;
+	for (size_t r = 0; r < p->nrules; r++) {
+		const struct ir_rule *rule = &p->rules[r];
+		bpf_label next = r + 1 < p->nrules ? _label(g) : otherwise;
+		bpf_label done = _ret(g, &rule->action);
+
+		for (uint32_t i = 0; i < rule->natoms; i++) {
+			int last = i + 1 == rule->natoms;
+			bpf_label t = last ? done : _label(g);
+
+			if (_atom(g, &rule->atoms[i], t, next) ||
+			    (!last && _bind(g, t)))
+				return -1;
+		}
+		if (r + 1 < p->nrules && _bind(g, next))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- Planning: rules per syscall ------------------------------------- */
+
+/* Restrictiveness order: kind, then the smaller errno first. */
+static int _action_cmp(const struct ir_action *a, const struct ir_action *b)
+{
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->errnum != b->errnum)
+		return a->errnum < b->errnum ? -1 : 1;
+	return 0;
+}
+
+/* Most restrictive first; rules on the same word next to each other, so
+ * the accumulator can be reused between them. */
+static int _rule_cmp(const void *x, const void *y)
+{
+	const struct ir_rule *a = x, *b = y;
+	int c = _action_cmp(&a->action, &b->action);
+
+	if (c || !a->natoms || !b->natoms)
+		return c ? c : (int)a->natoms - (int)b->natoms;
+	if (a->atoms[0].arg != b->atoms[0].arg)
+		return a->atoms[0].arg - b->atoms[0].arg;
+	if (a->atoms[0].width != b->atoms[0].width)
+		return a->atoms[0].width - b->atoms[0].width;
+	if (a->atoms[0].mask != b->atoms[0].mask)
+		return a->atoms[0].mask < b->atoms[0].mask ? -1 : 1;
+	return 0;
+}
+
+static int _check_action(struct gen *g, const struct ir_action *a,
+			 const char *what)
+{
+	uint32_t v;
+
+	if (seccomp_action_value(a, &v))
+		return _fail(g, "%s: invalid action (kind %u, errno %u)", what,
+			     a->kind, a->errnum);
+	return 0;
+}
+
+static int _check_atom(struct gen *g, const struct ir_syscall *sc,
+		       const struct ir_atom *a)
+{
+	if (a->arg > 5 || (a->width != 32 && a->width != 64) ||
+	    a->op > IR_OP_GE)
+		return _fail(g,
+			     "%s: invalid argument test (arg %u, width %u, "
+			     "op %u)",
+			     sc->name, a->arg, a->width, a->op);
+	return 0;
+}
+
+/* Copy sc's rules into p, simplified and ordered for emission. */
+static int _plan(struct gen *g, const struct ir_syscalls *s,
+		 const struct ir_syscall *sc, struct plan *p)
+{
+	p->sc = sc;
+	p->nr = seccomp_syscall_nr(sc->name);
+	p->otherwise = s->def;
+	if (p->nr < 0)
+		return _fail(g, "syscall %s has no x86_64 number", sc->name);
+	if (sc->nrules > IR_MAX_RULES)
+		return _fail(g, "%s: more than %d rules", sc->name,
+			     IR_MAX_RULES);
+	p->rules = calloc(sc->nrules ? sc->nrules : 1, sizeof(*p->rules));
+	if (!p->rules)
+		return _fail(g, "out of memory");
+	for (uint32_t r = 0; r < sc->nrules; r++) {
+		const struct ir_rule *in = &sc->rules[r];
+		struct ir_rule *out = &p->rules[p->nrules];
+		int never = 0;
+
+		if (_check_action(g, &in->action, sc->name))
+			return -1;
+		if (in->natoms > IR_MAX_ATOMS)
+			return _fail(g, "%s: more than %d argument tests",
+				     sc->name, IR_MAX_ATOMS);
+		*out = (struct ir_rule){.action = in->action};
+		for (uint32_t i = 0; i < in->natoms; i++) {
+			int st;
+
+			if (_check_atom(g, sc, &in->atoms[i]))
+				return -1;
+			st = _atom_static(&in->atoms[i]);
+			if (st == 0)
+				never = 1;
+			else if (st < 0)
+				out->atoms[out->natoms++] = in->atoms[i];
+		}
+		if (!never)
+			p->nrules++;
+	}
+	qsort(p->rules, p->nrules, sizeof(*p->rules), _rule_cmp);
+	/* The first unconditional rule wins over everything after it. */
+	for (size_t r = 0; r < p->nrules; r++) {
+		if (p->rules[r].natoms == 0) {
+			p->otherwise = p->rules[r].action;
+			p->nrules = r;
+			break;
+		}
+	}
+	/* Trailing rules that return `otherwise` anyway change nothing. */
+	while (p->nrules &&
+	       !_action_cmp(&p->rules[p->nrules - 1].action, &p->otherwise))
+		p->nrules--;
+	return 0;
+}
+
+static int _plan_cmp(const void *x, const void *y)
+{
+	const struct plan *a = x, *b = y;
+
+	return (a->nr > b->nr) - (a->nr < b->nr);
+}
+
+/* ---- The search tree over syscall numbers ---------------------------- */
+
+static void _add_interval(struct gen *g, uint32_t lo, uint32_t hi,
+			  bpf_label target)
+{
+	uint32_t w = lo > 511 ? 0 : (hi > 511 ? 511 : hi) - lo + 1;
+
+	if (g->niv && g->iv[g->niv - 1].target == target) {
+		g->iv[g->niv - 1].hi = hi;
+		g->iv[g->niv - 1].weight += w;
+		return;
+	}
+	/* n syscalls make at most 2n + 1 intervals: g->iv has room. */
+	g->iv[g->niv++] = (struct interval){lo, hi, target, w ? w : 1};
+}
+
+static void _intervals(struct gen *g, const struct plan *plans, size_t n,
+		       bpf_label def)
+{
+	uint32_t next = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t nr = (uint32_t)plans[i].nr;
+
+		if (nr > next)
+			_add_interval(g, next, nr - 1, def);
+		_add_interval(g, nr, nr, plans[i].target);
+		next = nr + 1;
+	}
+	if (next <= NR_LIMIT)
+		_add_interval(g, next, NR_LIMIT, def);
+}
+
+static uint32_t _weight(const struct gen *g, size_t i, size_t j)
+{
+	uint32_t w = 0;
+
+	for (size_t k = i; k <= j; k++)
+		w += g->iv[k].weight;
+	return w;
+}
+
+/*
+ * Best tree for intervals i..j (i < j): least depth, then least weighted
+ * depth (numbers 0..511 weigh one each). Memoized; small inputs try every
+ * split, large ones a window around the middle.
+ */
+static const struct tree_cost *_cost(struct gen *g, size_t i, size_t j)
+{
+	struct tree_cost *c = &g->cost[i * g->niv + j];
+	size_t from = i + 1, to = j, mid = i + (j - i + 1) / 2;
+	uint32_t w;
+
+	if (c->depth)
+		return c;
+	w = _weight(g, i, j);
+	if (j == i + 2 && g->iv[i].target == g->iv[j].target &&
+	    g->iv[i + 1].lo == g->iv[i + 1].hi) {
+		*c = (struct tree_cost){1, -1, w};
+		return c;
+	}
+	if (g->niv > TREE_EXHAUSTIVE) {
+		from = mid > i + TREE_WINDOW ? mid - TREE_WINDOW : i + 1;
+		to = mid + TREE_WINDOW < j ? mid + TREE_WINDOW : j;
+	}
+	for (size_t m = from; m <= to; m++) {
+		struct tree_cost l = {0}, r = {0}, t;
+
+		if (m - 1 > i)
+			l = *_cost(g, i, m - 1);
+		if (m < j)
+			r = *_cost(g, m, j);
+		t.depth =
+		    (uint16_t)(1 + (l.depth > r.depth ? l.depth : r.depth));
+		t.sum = w + l.sum + r.sum;
+		t.split = (int16_t)m;
+		if (!c->depth || t.depth < c->depth ||
+		    (t.depth == c->depth && t.sum < c->sum))
+			*c = t;
+	}
+	return c;
+}
+
+static int _tree(struct gen *g, size_t i, size_t j)
+{
+	const struct tree_cost *c = _cost(g, i, j);
+	size_t m;
+	bpf_label left, right;
+
+	if (c->split < 0)
+		return _jump(g, BPF_JEQ, g->iv[i + 1].lo, g->iv[i + 1].target,
+			     g->iv[i].target);
+	m = (size_t)c->split;
+	left = m - 1 == i ? g->iv[i].target : _label(g);
+	right = m == j ? g->iv[j].target : _label(g);
+	if (_jump(g, BPF_JGE, g->iv[m].lo, right, left))
+		return -1;
+	if (m - 1 > i && (_bind(g, left) || _tree(g, i, m - 1)))
+		return -1;
+	if (m < j && (_bind(g, right) || _tree(g, m, j)))
+		return -1;
+	return 0;
+}
+
+/* ---- The program ------------------------------------------------------ */
+
+static int _emit(struct gen *g, struct plan *plans, size_t n,
+		 const struct ir_syscalls *s)
+{
+	bpf_label bad = _ret(g, &s->badarch), nr = _label(g), tree;
+
+	if (_load(g, BPF_OFF_ARCH, FULL32) ||
+	    _jump(g, BPF_JEQ, AUDIT_ARCH_X86_64, nr, bad) || _bind(g, nr) ||
+	    _load(g, BPF_OFF_NR, FULL32))
+		return -1;
+	tree = g->niv == 1 ? g->iv[0].target : _label(g);
+	if (_jump(g, BPF_JGE, SECCOMP_X32_SYSCALL_BIT, bad, tree))
+		return -1;
+	if (g->niv > 1 && (_bind(g, tree) || _tree(g, 0, g->niv - 1)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (plans[i].nrules && _arg_block(g, &plans[i]))
+			return -1;
+	for (size_t i = 0; i < g->nrets; i++) {
+		if (_bind(g, g->rets[i].label) ||
+		    bpf_emit_stmt(g->b, BPF_RET | BPF_K, g->rets[i].value))
+			return -1;
+		g->cur.kind = ACC_NONE;
+	}
+	return 0;
+}
+
+static int _prepare(struct gen *g, const struct ir_syscalls *s,
+		    struct plan *plans)
+{
+	size_t n = s->ncalls;
+	bpf_label def;
+
+	for (size_t i = 0; i < n; i++)
+		if (_plan(g, s, &s->calls[i], &plans[i]))
+			return -1;
+	qsort(plans, n, sizeof(*plans), _plan_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (plans[i].nr == plans[i - 1].nr)
+			return _fail(g, "syscalls %s and %s share number %d",
+				     plans[i - 1].sc->name, plans[i].sc->name,
+				     plans[i].nr);
+	def = _ret(g, &s->def);
+	for (size_t i = 0; i < n; i++)
+		plans[i].target =
+		    plans[i].nrules ? _label(g) : _ret(g, &plans[i].otherwise);
+	g->iv = calloc(2 * n + 1, sizeof(*g->iv));
+	if (!g->iv)
+		return _fail(g, "out of memory");
+	_intervals(g, plans, n, def);
+	g->cost = calloc(g->niv * g->niv, sizeof(*g->cost));
+	if (!g->cost)
+		return _fail(g, "out of memory");
+	return 0;
+}
+
+int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
+		     size_t *ninsns, char *err, size_t errlen)
+{
+	const struct ir_syscalls *s = &p->sys;
+	struct gen g = {.err = err, .errlen = errlen};
+	struct plan *plans = NULL;
+	int rc = -1;
+
+	*prog = NULL;
+	*ninsns = 0;
+	if (s->ncalls > IR_MAX_SYSCALLS)
+		return _fail(&g, "more than %d syscalls", IR_MAX_SYSCALLS);
+	if (_check_action(&g, &s->def, "default") ||
+	    _check_action(&g, &s->badarch, "bad-arch"))
+		return -1;
+	if (s->badarch.kind == IR_ACT_ALLOW || s->badarch.kind == IR_ACT_LOG)
+		return _fail(&g, "the bad-arch action must not allow the call");
+	plans = calloc(s->ncalls ? s->ncalls : 1, sizeof(*plans));
+	if (!plans || bpf_builder_create(&g.b)) {
+		_fail(&g, "out of memory");
+		goto out;
+	}
+	if (_prepare(&g, s, plans) || _emit(&g, plans, s->ncalls, s))
+		goto out;
+	if (bpf_builder_finish(g.b, prog, ninsns, err, errlen))
+		goto out;
+	if (*ninsns > POLBIN_SECCOMP_MAX_INSNS) {
+		_fail(&g,
+		      "the seccomp program has %zu instructions, above the "
+		      "limit of %d",
+		      *ninsns, POLBIN_SECCOMP_MAX_INSNS);
+		goto out;
+	}
+	if (bpf_check(*prog, *ninsns, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	if (rc) {
+		free(*prog);
+		*prog = NULL;
+		*ninsns = 0;
+	}
+	for (size_t i = 0; plans && i < s->ncalls; i++)
+		free(plans[i].rules);
+	free(plans);
+	free(g.iv);
+	free(g.cost);
+	free(g.rets);
+	free(g.incoming);
+	bpf_builder_destroy(&g.b);
+	return rc;
+}

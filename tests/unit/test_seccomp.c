@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The seccomp backend on hand-built IR: every action, argument rules
+ * (masked, 64-bit across the 32-bit boundary, int arguments with a dirty
+ * upper half), rule resolution, bad arches, the size limit, and the
+ * translation validator, which must accept what the backend generates and
+ * catch a program corrupted by one instruction, naming a witness.
+ *
+ * Expected return values are written as literal SECCOMP_RET_* constants,
+ * not through the backend's table, so a wrong table fails here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/audit.h>
+
+#include "bpf_interp.h"
+#include "bpf_symbolic.h"
+#include "seccomp_backend.h"
+#include "seccomp_fixtures.h"
+#include "seccomp_validate.h"
+
+#define N(a)	       (sizeof(a) / sizeof((a)[0]))
+#define R_KILL_PROCESS 0x80000000u
+#define R_KILL_THREAD  0x00000000u
+#define R_TRAP	       0x00030000u
+#define R_ERRNO(e)     (0x00050000u | (e))
+#define R_LOG	       0x7ffc0000u
+#define R_ALLOW	       0x7fff0000u
+
+#define ALLOW fx_act(IR_ACT_ALLOW)
+#define KILLP fx_act(IR_ACT_KILL_PROCESS)
+
+struct prog {
+	struct sock_filter *insns;
+	size_t n;
+};
+
+static struct prog gen(const struct ir_policy *p)
+{
+	struct prog g;
+	char err[256];
+
+	if (seccomp_generate(p, &g.insns, &g.n, err, sizeof(err)))
+		fail_msg("seccomp_generate: %s", err);
+	return g;
+}
+
+static int nr_of(const char *name)
+{
+	int nr = seccomp_syscall_nr(name);
+
+	assert_true(nr >= 0);
+	return nr;
+}
+
+static struct bpf_run_result run_full(const struct prog *g, uint32_t arch,
+				      uint32_t nr, const uint64_t args[6])
+{
+	struct seccomp_data d = {.nr = (int)nr, .arch = arch};
+	struct bpf_run_result r;
+	char err[128];
+
+	if (args)
+		memcpy(d.args, args, sizeof(d.args));
+	if (bpf_run(g->insns, g->n, &d, &r, err, sizeof(err)))
+		fail_msg("bpf_run: %s", err);
+	return r;
+}
+
+static uint32_t run1(const struct prog *g, const char *name, uint64_t a0,
+		     uint64_t a1)
+{
+	uint64_t args[6] = {a0, a1, 0, 0, 0, 0};
+
+	return run_full(g, AUDIT_ARCH_X86_64, (uint32_t)nr_of(name), args).ret;
+}
+
+static void validate_ok(const struct ir_policy *p, const struct prog *g)
+{
+	char err[512];
+	int r = seccomp_validate(p, g->insns, g->n, err, sizeof(err));
+
+	if (r)
+		fail_msg("seccomp_validate = %d: %s", r, err);
+}
+
+/* The program agrees with ir_eval_syscall on every listed syscall, for
+ * each value in every argument position and in all at once. */
+static void agrees_with_ir(const struct ir_policy *p, const struct prog *g,
+			   const uint64_t *vals, size_t nvals)
+{
+	for (uint32_t c = 0; c < p->sys.ncalls; c++) {
+		const struct ir_syscall *sc = &p->sys.calls[c];
+
+		for (size_t v = 0; v < nvals; v++) {
+			for (int pos = -1; pos < 6; pos++) {
+				uint64_t args[6] = {0};
+				struct ir_action want;
+				uint32_t got, exp;
+
+				for (int i = 0; i < 6; i++)
+					if (pos < 0 || pos == i)
+						args[i] = vals[v];
+				want = ir_eval_syscall(&p->sys, sc, args);
+				assert_int_equal(
+				    seccomp_action_value(&want, &exp), 0);
+				got = run_full(g, AUDIT_ARCH_X86_64,
+					       (uint32_t)nr_of(sc->name), args)
+					  .ret;
+				if (got != exp)
+					fail_msg("%s pos %d value 0x%llx: "
+						 "program 0x%x, IR 0x%x",
+						 sc->name, pos,
+						 (unsigned long long)vals[v],
+						 got, exp);
+			}
+		}
+	}
+}
+
+static const uint64_t boundary[] = {
+    0,
+    1,
+    5,
+    7,
+    8,
+    40,
+    0xff,
+    0xffffffff,
+    0x100000000,
+    0x100000001,
+    0x100000028,
+    0x1000000ff,
+    0x7fffffffffffffffull,
+    0x8000000000000000ull,
+    0xfffffffffffffffeull,
+    ~0ull,
+};
+
+/* ---- Actions and layout ------------------------------------------------ */
+
+static void test_every_action(void **state)
+{
+	struct ir_policy *p =
+	    fx_policy(fx_errno(EPERM), fx_act(IR_ACT_KILL_THREAD));
+	struct prog g;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "read", ALLOW, 0, NULL), 0);
+	assert_int_equal(fx_rule(p, "write", fx_act(IR_ACT_LOG), 0, NULL), 0);
+	assert_int_equal(fx_rule(p, "getpid", fx_errno(EACCES), 0, NULL), 0);
+	assert_int_equal(fx_rule(p, "kill", fx_act(IR_ACT_TRAP), 0, NULL), 0);
+	assert_int_equal(
+	    fx_rule(p, "ptrace", fx_act(IR_ACT_KILL_THREAD), 0, NULL), 0);
+	assert_int_equal(fx_rule(p, "mount", KILLP, 0, NULL), 0);
+	fx_finish(p);
+	g = gen(p);
+	assert_int_equal(run1(&g, "read", 0, 0), R_ALLOW);
+	assert_int_equal(run1(&g, "write", 0, 0), R_LOG);
+	assert_int_equal(run1(&g, "getpid", 0, 0), R_ERRNO(EACCES));
+	assert_int_equal(run1(&g, "kill", 0, 0), R_TRAP);
+	assert_int_equal(run1(&g, "ptrace", 0, 0), R_KILL_THREAD);
+	assert_int_equal(run1(&g, "mount", 0, 0), R_KILL_PROCESS);
+	assert_int_equal(run1(&g, "uname", 0, 0), R_ERRNO(EPERM));
+	/* One RET per distinct action: 7 actions, 7 RETs at most (far
+	 * jumps may copy a RET, this program has none). */
+	size_t rets = 0;
+
+	for (size_t i = 0; i < g.n; i++)
+		rets += BPF_CLASS(g.insns[i].code) == BPF_RET;
+	assert_int_equal(rets, 7);
+	/* Arch check first, then nr, then the x32 test. */
+	assert_int_equal(g.insns[0].code, BPF_LD | BPF_W | BPF_ABS);
+	assert_int_equal(g.insns[0].k, 4);
+	assert_int_equal(g.insns[1].k, AUDIT_ARCH_X86_64);
+	assert_int_equal(g.insns[2].k, 0);
+	assert_int_equal(g.insns[3].code, BPF_JMP | BPF_JGE | BPF_K);
+	assert_int_equal(g.insns[3].k, SECCOMP_X32_SYSCALL_BIT);
+	validate_ok(p, &g);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+static void test_bad_arches(void **state)
+{
+	struct ir_policy *p = fx_policy(ALLOW, KILLP);
+	uint32_t nr_read = (uint32_t)nr_of("read");
+	struct prog g;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "read", ALLOW, 0, NULL), 0);
+	fx_finish(p);
+	g = gen(p);
+	/* Default allow, yet x32 and i386 are killed. */
+	assert_int_equal(run_full(&g, AUDIT_ARCH_X86_64, nr_read, NULL).ret,
+			 R_ALLOW);
+	assert_int_equal(run_full(&g, AUDIT_ARCH_X86_64, 999, NULL).ret,
+			 R_ALLOW);
+	assert_int_equal(
+	    run_full(&g, AUDIT_ARCH_X86_64, 0x40000000 | nr_read, NULL).ret,
+	    R_KILL_PROCESS);
+	assert_int_equal(run_full(&g, AUDIT_ARCH_X86_64, 0x40000000, NULL).ret,
+			 R_KILL_PROCESS);
+	assert_int_equal(run_full(&g, AUDIT_ARCH_X86_64, 0xffffffff, NULL).ret,
+			 R_KILL_PROCESS);
+	assert_int_equal(run_full(&g, AUDIT_ARCH_X86_64, 0x80000000, NULL).ret,
+			 R_KILL_PROCESS);
+	assert_int_equal(run_full(&g, AUDIT_ARCH_I386, 3, NULL).ret,
+			 R_KILL_PROCESS);
+	assert_int_equal(run_full(&g, AUDIT_ARCH_AARCH64, 63, NULL).ret,
+			 R_KILL_PROCESS);
+	validate_ok(p, &g);
+	free(g.insns);
+	/* A bad-arch action that lets the call through is refused. */
+	char err[256];
+
+	p->sys.badarch = ALLOW;
+	assert_int_equal(seccomp_generate(p, &g.insns, &g.n, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "bad-arch"));
+	p->sys.badarch = fx_act(IR_ACT_LOG);
+	assert_int_equal(seccomp_generate(p, &g.insns, &g.n, err, sizeof(err)),
+			 -1);
+	ir_policy_destroy(&p);
+}
+
+/* ---- Argument rules ---------------------------------------------------- */
+
+static void test_args_64bit_across_boundary(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	struct ir_atom gt = fx_atom(1, 64, IR_OP_GT, 0, 0xffffffff);
+	struct ir_atom lt = fx_atom(1, 64, IR_OP_LT, 0, 0x100000005);
+	struct ir_atom eq = fx_atom(0, 64, IR_OP_EQ, 0, 0x100000000);
+	struct ir_atom ge = fx_atom(0, 64, IR_OP_GE, 0, 0x200000000);
+	struct ir_atom le = fx_atom(0, 64, IR_OP_LE, 0, 0x1ffffffff);
+	struct ir_atom ne = fx_atom(1, 64, IR_OP_NE, 0, 0x100000000);
+	struct prog g;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "lseek", ALLOW, 1, &gt), 0);
+	assert_int_equal(fx_rule(p, "pread64", ALLOW, 1, &lt), 0);
+	assert_int_equal(fx_rule(p, "pwrite64", ALLOW, 1, &eq), 0);
+	struct ir_atom both[2] = {ge, ne};
+
+	assert_int_equal(fx_rule(p, "ftruncate", ALLOW, 2, both), 0);
+	assert_int_equal(fx_rule(p, "fallocate", ALLOW, 1, &le), 0);
+	fx_finish(p);
+	g = gen(p);
+	/* lseek: arg1 > 0xffffffff */
+	assert_int_equal(run1(&g, "lseek", 0, 0xffffffff), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "lseek", 0, 0x100000000), R_ALLOW);
+	assert_int_equal(run1(&g, "lseek", 0, ~0ull), R_ALLOW);
+	/* pread64: arg1 < 0x100000005 */
+	assert_int_equal(run1(&g, "pread64", 0, 0x100000004), R_ALLOW);
+	assert_int_equal(run1(&g, "pread64", 0, 0x100000005), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "pread64", 0, 0xffffffff), R_ALLOW);
+	assert_int_equal(run1(&g, "pread64", 0, 0x200000000), R_ERRNO(EPERM));
+	/* pwrite64: arg0 == 2^32, not 0 (same low word) */
+	assert_int_equal(run1(&g, "pwrite64", 0x100000000, 0), R_ALLOW);
+	assert_int_equal(run1(&g, "pwrite64", 0, 0), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "pwrite64", 0x200000000, 0), R_ERRNO(EPERM));
+	/* ftruncate: arg0 >= 2^33 && arg1 != 2^32 */
+	assert_int_equal(run1(&g, "ftruncate", 0x200000000, 0), R_ALLOW);
+	assert_int_equal(run1(&g, "ftruncate", 0x200000000, 0x100000000),
+			 R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "ftruncate", 0x1ffffffff, 0), R_ERRNO(EPERM));
+	/* fallocate: arg0 <= 0x1ffffffff */
+	assert_int_equal(run1(&g, "fallocate", 0x1ffffffff, 0), R_ALLOW);
+	assert_int_equal(run1(&g, "fallocate", 0x200000000, 0), R_ERRNO(EPERM));
+	agrees_with_ir(p, &g, boundary, N(boundary));
+	validate_ok(p, &g);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+static void test_args_masked(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	/* a mask over both words */
+	struct ir_atom m64 = fx_atom(2, 64, IR_OP_EQ, 0x0000ff00000000ffull,
+				     0x0000120000000034ull);
+	/* flags & MASK == 0, the clone shape */
+	struct ir_atom none = fx_atom(0, 32, IR_OP_EQ, 0x7E020000, 0);
+	/* masked order comparison */
+	struct ir_atom mgt = fx_atom(0, 32, IR_OP_GT, 0xf0, 0x30);
+	struct ir_atom mne = fx_atom(3, 64, IR_OP_NE, 0xffff000000000000ull,
+				     0x1234000000000000ull);
+	struct prog g;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "mmap", ALLOW, 1, &m64), 0);
+	assert_int_equal(fx_rule(p, "clone", ALLOW, 1, &none), 0);
+	assert_int_equal(fx_rule(p, "fcntl", ALLOW, 1, &mgt), 0);
+	assert_int_equal(fx_rule(p, "mprotect", ALLOW, 1, &mne), 0);
+	fx_finish(p);
+	g = gen(p);
+	uint64_t a[6] = {0, 0, 0x0000129999999934ull, 0, 0, 0};
+
+	assert_int_equal(
+	    run_full(&g, AUDIT_ARCH_X86_64, (uint32_t)nr_of("mmap"), a).ret,
+	    R_ALLOW);
+	a[2] = 0x0000139999999934ull;
+	assert_int_equal(
+	    run_full(&g, AUDIT_ARCH_X86_64, (uint32_t)nr_of("mmap"), a).ret,
+	    R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "clone", 0x01000011, 0), R_ALLOW);
+	assert_int_equal(run1(&g, "clone", 0x10000000, 0), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "fcntl", 0x4f, 0), R_ALLOW);
+	assert_int_equal(run1(&g, "fcntl", 0x3f, 0), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "fcntl", 0xffffff4f, 0), R_ALLOW);
+	uint64_t masks[] = {0x1234000000000000ull, 0x1234ffffffffffffull,
+			    0x1235000000000000ull, 0x123400000000007full};
+
+	agrees_with_ir(p, &g, boundary, N(boundary));
+	agrees_with_ir(p, &g, masks, N(masks));
+	validate_ok(p, &g);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+/*
+ * socket(family) takes an int: the kernel ignores the upper half, so
+ * 40 + 2^32 is AF_VSOCK to it. Width 32 compares the low word only (the
+ * high word is never loaded); a width-64 rule would let it through.
+ */
+static void test_int_arg_dirty_upper_half(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	struct ir_atom ne32 = fx_atom(0, 32, IR_OP_NE, 0, 40);
+	struct ir_atom ne64 = fx_atom(0, 64, IR_OP_NE, 0, 40);
+	uint64_t dirty[6] = {0x100000028}; /* 40 + 2^32 */
+	struct bpf_run_result r;
+	struct prog g;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "socket", ALLOW, 1, &ne32), 0);
+	assert_int_equal(fx_rule(p, "socketpair", ALLOW, 1, &ne64), 0);
+	fx_finish(p);
+	g = gen(p);
+	assert_int_equal(run1(&g, "socket", 40, 0), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "socket", 1, 0), R_ALLOW);
+	r = run_full(&g, AUDIT_ARCH_X86_64, (uint32_t)nr_of("socket"), dirty);
+	assert_int_equal(r.ret, R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "socket", 0xffffffff00000001ull, 0), R_ALLOW);
+	/* The high word of args[0] (word 5) was never read. */
+	assert_false(r.loaded & (1u << 5));
+	assert_true(r.loaded & (1u << 4));
+	/* The 64-bit rule sees a value different from 40. */
+	r = run_full(&g, AUDIT_ARCH_X86_64, (uint32_t)nr_of("socketpair"),
+		     dirty);
+	assert_int_equal(r.ret, R_ALLOW);
+	agrees_with_ir(p, &g, boundary, N(boundary));
+	validate_ok(p, &g);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+/*
+ * Overlapping rules: the most restrictive action that holds wins, the
+ * smaller errno among errnos, whatever the order of the rules.
+ */
+static void test_resolution_order(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_act(IR_ACT_LOG), KILLP);
+	struct ir_atom lt10 = fx_atom(0, 64, IR_OP_LT, 0, 10);
+	struct ir_atom gt5 = fx_atom(0, 64, IR_OP_GT, 0, 5);
+	struct ir_atom eq7 = fx_atom(0, 64, IR_OP_EQ, 0, 7);
+	struct ir_atom eq100 = fx_atom(0, 32, IR_OP_EQ, 0, 100);
+	struct ir_atom ge8[2] = {fx_atom(0, 64, IR_OP_GE, 0, 8),
+				 fx_atom(1, 64, IR_OP_EQ, 0, 0)};
+	struct prog g;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "prctl", ALLOW, 1, &lt10), 0);
+	assert_int_equal(fx_rule(p, "prctl", fx_errno(EACCES), 2, ge8), 0);
+	assert_int_equal(fx_rule(p, "prctl", fx_errno(EPERM), 1, &gt5), 0);
+	assert_int_equal(fx_rule(p, "prctl", KILLP, 1, &eq7), 0);
+	assert_int_equal(fx_rule(p, "prctl", fx_act(IR_ACT_TRAP), 1, &eq100),
+			 0);
+	/* an unconditional rule less strict than some conditional ones */
+	assert_int_equal(fx_rule(p, "prctl", fx_errno(EINVAL), 0, NULL), 0);
+	fx_finish(p);
+	g = gen(p);
+	assert_int_equal(run1(&g, "prctl", 3, 0), R_ERRNO(EINVAL));
+	assert_int_equal(run1(&g, "prctl", 6, 0), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "prctl", 7, 0), R_KILL_PROCESS);
+	assert_int_equal(run1(&g, "prctl", 8, 0), R_ERRNO(EPERM));
+	assert_int_equal(run1(&g, "prctl", 100, 0), R_TRAP);
+	assert_int_equal(run1(&g, "prctl", 0x100000064, 0), R_TRAP);
+	uint64_t vals[16];
+
+	for (int i = 0; i < 16; i++)
+		vals[i] = (uint64_t)i * 7;
+	agrees_with_ir(p, &g, vals, N(vals));
+	agrees_with_ir(p, &g, boundary, N(boundary));
+	validate_ok(p, &g);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+/* No argument is read before the dispatch reaches a syscall that tests
+ * one: unconditional syscalls stay in the kernel's constant-action cache. */
+static void test_unconditional_reads_no_argument(void **state)
+{
+	struct ir_policy *p = fx_docker_policy(NULL, NULL);
+	struct prog g;
+	size_t checked = 0;
+
+	(void)state;
+	assert_non_null(p);
+	g = gen(p);
+	for (int nr = 0; nr < 512; nr++) {
+		char *name =
+		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
+		const struct ir_syscall *sc =
+		    name ? ir_find_syscall(&p->sys, name) : NULL;
+		int conditional = 0;
+		uint64_t args[6] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+		struct bpf_run_result r =
+		    run_full(&g, AUDIT_ARCH_X86_64, (uint32_t)nr, args);
+
+		for (uint32_t i = 0; sc && i < sc->nrules; i++)
+			conditional |= sc->rules[i].natoms > 0;
+		if (!conditional) {
+			if (r.loaded & (BPF_LOADED_ARGS | BPF_LOADED_IP))
+				fail_msg("%s (%d) reads an argument",
+					 name ? name : "?", nr);
+			checked++;
+		}
+		free(name);
+	}
+	assert_true(checked > 450);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+/* ---- Limits and refusals ----------------------------------------------- */
+
+static void test_too_many_instructions_refused(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	struct sock_filter *insns = NULL;
+	size_t n = 0;
+	char err[256];
+
+	(void)state;
+	/* 2000 distinct 64-bit values, a few instructions each. */
+	for (uint64_t i = 0; i < 2000; i++) {
+		struct ir_atom a =
+		    fx_atom(0, 64, IR_OP_EQ, 0, (i << 32) | (i * 3 + 1));
+
+		assert_int_equal(fx_rule(p, "ioctl", ALLOW, 1, &a), 0);
+	}
+	fx_finish(p);
+	assert_int_equal(seccomp_generate(p, &insns, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "4096"));
+	assert_null(insns);
+	assert_int_equal(n, 0);
+	ir_policy_destroy(&p);
+}
+
+static void test_refusals(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	struct sock_filter *insns;
+	size_t n;
+	char err[256];
+
+	(void)state;
+	/* socketcall exists on i386, not on x86_64 */
+	assert_int_equal(fx_rule(p, "socketcall", ALLOW, 0, NULL), 0);
+	assert_int_equal(seccomp_generate(p, &insns, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "socketcall"));
+	ir_policy_destroy(&p);
+	p = fx_policy(fx_errno(5000), KILLP);
+	assert_int_equal(seccomp_generate(p, &insns, &n, err, sizeof(err)), -1);
+	ir_policy_destroy(&p);
+	p = fx_policy(fx_errno(EPERM), KILLP);
+	struct ir_atom bad = fx_atom(6, 64, IR_OP_EQ, 0, 1);
+
+	assert_int_equal(fx_rule(p, "read", ALLOW, 1, &bad), 0);
+	assert_int_equal(seccomp_generate(p, &insns, &n, err, sizeof(err)), -1);
+	ir_policy_destroy(&p);
+	assert_int_equal(seccomp_syscall_nr("read"), 0);
+	assert_int_equal(seccomp_syscall_nr("no_such_call"), -1);
+	assert_int_equal(seccomp_syscall_nr("socketcall"), -1);
+}
+
+/* ---- The validator ----------------------------------------------------- */
+
+static size_t find(const struct prog *g, uint16_t code, uint32_t k)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->insns[i].code == code && g->insns[i].k == k)
+			return i;
+	fail_msg("instruction 0x%x #0x%x not found", code, k);
+	return 0;
+}
+
+static void expect_mismatch(const struct ir_policy *p, const struct prog *g,
+			    const char *want1, const char *want2)
+{
+	char err[512] = "";
+	int r = seccomp_validate(p, g->insns, g->n, err, sizeof(err));
+
+	if (r != 1)
+		fail_msg("validate returned %d (%s)", r, err);
+	if (!strstr(err, want1) || (want2 && !strstr(err, want2)))
+		fail_msg("message \"%s\" lacks \"%s\"/\"%s\"", err, want1,
+			 want2 ? want2 : "");
+}
+
+static void test_validator_catches_corruption(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	struct ir_atom ne = fx_atom(0, 32, IR_OP_NE, 0, 40);
+	struct prog g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(fx_rule(p, "socket", ALLOW, 1, &ne), 0);
+	assert_int_equal(fx_rule(p, "read", ALLOW, 0, NULL), 0);
+	assert_int_equal(fx_rule(p, "write", ALLOW, 0, NULL), 0);
+	fx_finish(p);
+	g = gen(p);
+	validate_ok(p, &g);
+
+	/* Swap the branches of the family test: needs an argument witness. */
+	i = find(&g, BPF_JMP | BPF_JEQ | BPF_K, 40);
+	uint8_t t = g.insns[i].jt;
+
+	g.insns[i].jt = g.insns[i].jf;
+	g.insns[i].jf = t;
+	expect_mismatch(p, &g, "socket(arg0=0x", "policy");
+	g.insns[i].jf = g.insns[i].jt;
+	g.insns[i].jt = t;
+	validate_ok(p, &g);
+
+	/* Make the family test 64-bit-blind the other way: 41 instead. */
+	g.insns[i].k = 41;
+	expect_mismatch(p, &g, "socket(arg0=0x", NULL);
+	g.insns[i].k = 40;
+
+	/* Flip the ALLOW return to LOG. */
+	i = find(&g, BPF_RET | BPF_K, R_ALLOW);
+	g.insns[i].k = R_LOG;
+	expect_mismatch(p, &g, "program log, policy allow", NULL);
+	g.insns[i].k = R_ALLOW;
+
+	/* Let x32 numbers through the dispatch. */
+	i = find(&g, BPF_JMP | BPF_JGE | BPF_K, SECCOMP_X32_SYSCALL_BIT);
+	g.insns[i].k = 0x50000000;
+	expect_mismatch(p, &g, "x32 syscall 0x4", "policy kill_process");
+	g.insns[i].k = SECCOMP_X32_SYSCALL_BIT;
+
+	/* Accept i386 as if it were x86_64. */
+	g.insns[1].k = AUDIT_ARCH_I386;
+	expect_mismatch(p, &g, "policy", NULL);
+	g.insns[1].k = AUDIT_ARCH_X86_64;
+
+	/* A jump out of the program. */
+	g.insns[3].jf = 200;
+	expect_mismatch(p, &g, "invalid", NULL);
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+static void test_validator_accepts_docker(void **state)
+{
+	struct ir_policy *p = fx_docker_policy(NULL, NULL);
+	struct prog g;
+
+	(void)state;
+	assert_non_null(p);
+	g = gen(p);
+	assert_true(g.n < 200);
+	validate_ok(p, &g);
+	/* Corrupting the dispatch tree is noticed on some number. */
+	for (size_t i = 4; i < g.n; i++) {
+		if (g.insns[i].code == (BPF_JMP | BPF_JGE | BPF_K)) {
+			g.insns[i].k += 1;
+			expect_mismatch(p, &g, "program", "policy");
+			g.insns[i].k -= 1;
+			break;
+		}
+	}
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+static int no_leaf(struct bpf_sym *s, const struct bpf_sym_path *path,
+		   void *user)
+{
+	(void)s;
+	(void)path;
+	(void)user;
+	return 0;
+}
+
+/*
+ * 24 rules "bit i of arg0 and bit i of arg1", each able to fail at either
+ * test independently of the others: 2^24 paths through the ioctl block.
+ * Validation switches to the merged result term, and still finds a
+ * corruption.
+ */
+static void test_validator_many_paths(void **state)
+{
+	struct ir_policy *p = fx_policy(fx_errno(EPERM), KILLP);
+	struct bpf_sym *s;
+	struct prog g;
+	char err[256];
+
+	(void)state;
+	for (int i = 0; i < 24; i++) {
+		struct ir_atom two[2] = {fx_atom(0, 32, IR_OP_NE, 1u << i, 0),
+					 fx_atom(1, 32, IR_OP_NE, 1u << i, 0)};
+
+		assert_int_equal(fx_rule(p, "ioctl", ALLOW, 2, two), 0);
+	}
+	fx_finish(p);
+	g = gen(p);
+	/* Path by path gives up... */
+	assert_int_equal(bpf_sym_create(&s, 10000, err, sizeof(err)), 0);
+	bpf_sym_set_max_paths(s, 1024);
+	assert_int_equal(
+	    bpf_sym_explore(s, g.insns, g.n,
+			    bpf_sym_u32(s, (uint32_t)nr_of("ioctl")),
+			    bpf_sym_u32(s, AUDIT_ARCH_X86_64), NULL, no_leaf,
+			    NULL, err, sizeof(err)),
+	    BPF_SYM_PATH_LIMIT);
+	bpf_sym_destroy(&s);
+	/* ...the validator does not. */
+	validate_ok(p, &g);
+	size_t i = find(&g, BPF_JMP | BPF_JSET | BPF_K, 1u << 17);
+
+	g.insns[i].k = 1u << 18;
+	expect_mismatch(p, &g, "ioctl(arg0=0x", "policy");
+	free(g.insns);
+	ir_policy_destroy(&p);
+}
+
+/* ---- Random policies --------------------------------------------------- */
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static uint64_t pick(uint64_t *s, const uint64_t *set, size_t n)
+{
+	return rnd(s) % 4 ? set[rnd(s) % n] : rnd(s);
+}
+
+static void test_random_policies(void **state)
+{
+	static const char *const names[] = {"read",   "ioctl", "socket",
+					    "clone",  "prctl", "mmap",
+					    "openat", "kill",  "fcntl"};
+	static const uint64_t masks[] = {0,
+					 0,
+					 0,
+					 0xff,
+					 0xffffffff00000000ull,
+					 0x7E020000,
+					 0x0000ff00000000ffull};
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (int round = 0; round < 40; round++) {
+		struct ir_policy *p =
+		    fx_policy(fx_errno((uint16_t)(1 + rnd(&seed) % 3)), KILLP);
+		struct prog g;
+
+		for (size_t c = 0; c < N(names); c++) {
+			int nrules = (int)(rnd(&seed) % 4);
+
+			for (int r = 0; r < nrules; r++) {
+				struct ir_atom atoms[3];
+				uint32_t natoms = (uint32_t)(rnd(&seed) % 3);
+				uint8_t kind = (uint8_t)(rnd(&seed) % 6);
+				struct ir_action act = {
+				    kind, kind == IR_ACT_ERRNO
+					      ? (uint16_t)(rnd(&seed) % 4)
+					      : 0};
+
+				for (uint32_t a = 0; a < natoms; a++)
+					atoms[a] = fx_atom(
+					    (uint8_t)(rnd(&seed) % 3),
+					    rnd(&seed) % 2 ? 32 : 64,
+					    (uint8_t)(rnd(&seed) % 6),
+					    pick(&seed, masks, N(masks)),
+					    pick(&seed, boundary, N(boundary)));
+				assert_int_equal(
+				    fx_rule(p, names[c], act, natoms, atoms),
+				    0);
+			}
+		}
+		fx_finish(p);
+		g = gen(p);
+		agrees_with_ir(p, &g, boundary, N(boundary));
+		validate_ok(p, &g);
+		free(g.insns);
+		ir_policy_destroy(&p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_every_action),
+	    cmocka_unit_test(test_bad_arches),
+	    cmocka_unit_test(test_args_64bit_across_boundary),
+	    cmocka_unit_test(test_args_masked),
+	    cmocka_unit_test(test_int_arg_dirty_upper_half),
+	    cmocka_unit_test(test_resolution_order),
+	    cmocka_unit_test(test_unconditional_reads_no_argument),
+	    cmocka_unit_test(test_too_many_instructions_refused),
+	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_validator_catches_corruption),
+	    cmocka_unit_test(test_validator_accepts_docker),
+	    cmocka_unit_test(test_validator_many_paths),
+	    cmocka_unit_test(test_random_policies),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
