@@ -1,0 +1,10 @@
+# Benchmarks: never part of `make check`; run `make bench`.
+$(B)/bench/gen_policy: bench/gen_policy.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -lseccomp -o $@
+
+bench-build: $(B)/polc $(B)/bench/gen_policy
+	bench/polc_build.sh
+
+bench: bench-build
+.PHONY: bench bench-build

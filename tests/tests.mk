@@ -1,0 +1,30 @@
+# Unit suites (cmocka), the bad-policy corpus, the fuzz replay gate.
+# Behaviour suites (tests/leak) add themselves from stub/stub.mk, the
+# seccomp suites from bpf/bpf.mk.
+
+UNIT_LIBS := -lcmocka $(LDLIBS)
+
+$(B)/tests/unit/test_lang: $(B)/tests/unit/test_lang.o $(LANG_OBJS)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+$(B)/tests/unit/test_ir: $(B)/tests/unit/test_ir.o $(LANG_OBJS) \
+		$(COMPILER_LIB_OBJS) $(filter-out $(B)/compiler/polc.o,$(POLC_OBJS))
+	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
+$(B)/tests/unit/test_polbin: $(B)/tests/unit/test_polbin.o \
+		$(B)/artifact/polbin_read.o $(B)/artifact/polbin_write.o \
+		$(B)/artifact/sha256.o
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+$(B)/tests/unit/test_tables: $(B)/tests/unit/test_tables.o \
+		$(B)/compiler/constants.o $(B)/compiler/syscall_args.o
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+$(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o: $(B)/lang/parser.h
+
+UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
+              $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables
+TEST_BINS += $(UNIT_TESTS)
+CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
+             tests/fuzz/replay.sh
+
+tests: $(TEST_BINS)
+
+-include tests/fuzz/fuzz.mk
