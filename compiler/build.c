@@ -188,6 +188,23 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 
 	if (!w || ir_serialize(p, &ir.p, &ir.len) != IR_OK)
 		goto oom;
+	/* polexec and the prover read this back: never write what our own
+	 * reader would refuse. */
+	{
+		struct ir_policy *back = NULL;
+
+		if (ir_deserialize(ir.p, ir.len, &back, err, sizeof(err)) !=
+		    IR_OK) {
+			fprintf(stderr,
+				"polc: internal error: the IR does not read "
+				"back: %s\npolc: no artifact written; please "
+				"report this bug\n",
+				err);
+			rc = 3;
+			goto out;
+		}
+		ir_policy_destroy(&back);
+	}
 	meta_put(&meta, POLBIN_META_NAME, p->name, &oom);
 	if (source_digest(o->input, hex) == 0)
 		meta_put(&meta, POLBIN_META_SOURCE_SHA256, hex, &oom);

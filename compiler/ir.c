@@ -405,6 +405,64 @@ const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 	return NULL;
 }
 
+int ir_is_identifier(const char *s)
+{
+	const char *p = s;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	      *p == '_'))
+		return 0;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return p - s <= 128;
+}
+
+int ir_is_hostname(const char *h)
+{
+	size_t label = 0, n = strlen(h);
+	const char *p;
+
+	if (n == 0 || n > 253 || h[0] == '.' || h[n - 1] == '.' || h[0] == '-')
+		return 0;
+	for (p = h; *p; p++) {
+		if (*p == '.') {
+			if (label == 0 || p[-1] == '-')
+				return 0;
+			label = 0;
+			continue;
+		}
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-'))
+			return 0;
+		if (++label > 63)
+			return 0;
+	}
+	return 1;
+}
+
+int ir_is_variable(const char *s)
+{
+	char name[130];
+	size_t n = strlen(s);
+
+	if (n < 4 || n - 3 >= sizeof(name) || s[0] != '$' || s[1] != '{' ||
+	    s[n - 1] != '}')
+		return 0;
+	memcpy(name, s + 2, n - 3);
+	name[n - 3] = '\0';
+	return ir_is_identifier(name);
+}
+
+int ir_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len)
 {
 	const char *en;

@@ -277,6 +277,17 @@ struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
 const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 					 const char *name);
 
+/*
+ * The shapes of names, shared by the semantic pass (which produces them)
+ * and the IR reader (which refuses anything the semantic pass could not
+ * have produced, so a doctored artifact cannot smuggle escape sequences
+ * into `polc dump`).
+ */
+int ir_is_identifier(const char *s); /* [A-Za-z_][A-Za-z0-9_]{0,127} */
+int ir_is_hostname(const char *s);   /* lower-case DNS name, <= 253 */
+int ir_is_variable(const char *s);   /* exactly ${IDENTIFIER} */
+int ir_has_control(const char *s);   /* any byte < 0x20 or 0x7f */
+
 /* "allow", "errno(EPERM)", ... into buf; returns buf. */
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len);
 const char *ir_op_str(uint8_t op);

@@ -382,8 +382,9 @@ static void get_sys(struct rbuf *r, struct ir_syscalls *s)
 		struct ir_syscall *sc = &s->calls[i];
 		char *name = get_str(r, 1);
 
-		if (name && strlen(name) >= sizeof(sc->name))
-			rfail(r, "syscall name too long");
+		if (name && (strlen(name) >= sizeof(sc->name) ||
+			     !ir_is_identifier(name)))
+			rfail(r, "bad syscall name");
 		else if (name)
 			strcpy(sc->name, name);
 		free(name);
@@ -447,6 +448,10 @@ static void get_net(struct rbuf *r, struct ir_net *n)
 		if ((e->kind == IR_ADDR_NAME || e->kind == IR_ADDR_VAR) !=
 		    (e->name != NULL))
 			rfail(r, "address name does not match its kind");
+		else if (e->kind == IR_ADDR_NAME && !ir_is_hostname(e->name))
+			rfail(r, "bad host name");
+		else if (e->kind == IR_ADDR_VAR && !ir_is_variable(e->name))
+			rfail(r, "bad address variable");
 	}
 	n->loopback = get_ranges(r, &n->nloopback);
 	n->connect = get_ranges(r, &n->nconnect);
@@ -463,6 +468,8 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 		return;
 	}
 	p->name = get_str(r, 1);
+	if (p->name && ir_has_control(p->name))
+		rfail(r, "control character in the policy name");
 	p->landlock.present = get_bool(r);
 	p->landlock.abi_min = get_u32(r);
 	p->landlock.mode = get_u8(r);
@@ -475,6 +482,8 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 		p->fs.nrules = 0;
 	for (i = 0; i < p->fs.nrules && !r->failed; i++) {
 		p->fs.rules[i].path = get_str(r, 1);
+		if (p->fs.rules[i].path && ir_has_control(p->fs.rules[i].path))
+			rfail(r, "control character in a path");
 		p->fs.rules[i].rights = get_u32(r);
 		p->fs.rules[i].flags = get_u32(r);
 		if (p->fs.rules[i].rights & ~IR_FS_ALL ||
@@ -504,6 +513,15 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 		e->dest = get_str(r, 0);
 		if (e->kind > IR_ENV_SECRET)
 			rfail(r, "env kind %u", e->kind);
+		if (e->name && !ir_is_identifier(e->name))
+			rfail(r, "bad variable name");
+		if ((e->kind == IR_ENV_PASS) != (e->value == NULL) ||
+		    (e->kind == IR_ENV_SECRET) != (e->dest != NULL))
+			rfail(r, "env entry fields do not match its kind");
+		if ((e->kind == IR_ENV_SECRET && e->value &&
+		     ir_has_control(e->value)) ||
+		    (e->dest && ir_has_control(e->dest)))
+			rfail(r, "control character in a secret's path");
 	}
 	if (!r->failed && r->off != r->len)
 		rfail(r, "%zu trailing bytes", r->len - r->off);

@@ -196,7 +196,8 @@ static void body(struct sema *s, const struct ast_stmt *v, size_t n)
 }
 
 /* The file must hold exactly one `policy "name" { }` (or a fragment). */
-static void file_top(struct sema *s, const struct ast_file *f, int is_main)
+static void file_top(struct sema *s, const struct ast_file *f, int is_main,
+		     struct loc from)
 {
 	const char *want = is_main ? "policy" : "fragment";
 	const struct ast_stmt *st;
@@ -227,11 +228,16 @@ static void file_top(struct sema *s, const struct ast_file *f, int is_main)
 		else
 			diag_error(s->d, st->loc,
 				   "expected '%s \"name\" { ... }'", want);
+		if (!is_main && from.file)
+			diag_note(s->d, from, "used here");
 		return;
 	}
-	if (!*st->words[1].text || strlen(st->words[1].text) > 128) {
+	if (!*st->words[1].text || strlen(st->words[1].text) > 128 ||
+	    ir_has_control(st->words[1].text)) {
 		diag_error(s->d, st->words[1].loc,
-			   "a %s name is 1 to 128 characters", want);
+			   "a %s name is 1 to 128 characters, none a control "
+			   "character",
+			   want);
 		return;
 	}
 	if (is_main) {
@@ -243,7 +249,7 @@ static void file_top(struct sema *s, const struct ast_file *f, int is_main)
 }
 
 static void parse_and_walk(struct sema *s, const struct src_file *src,
-			   int is_main)
+			   int is_main, struct loc from)
 {
 	struct ast_file *f;
 
@@ -251,7 +257,7 @@ static void parse_and_walk(struct sema *s, const struct src_file *src,
 		return;
 	if (ast_parse(s->d, src, &f))
 		return;
-	file_top(s, f, is_main);
+	file_top(s, f, is_main, from);
 	ast_file_destroy(&f);
 }
 
@@ -272,7 +278,8 @@ static void load_file(struct sema *s, const char *path, struct loc from,
 			return;
 		}
 	}
-	if (s->use_depth >= SEMA_MAX_USE_DEPTH) {
+	/* The main file is depth 1: eight nested uses below it are fine. */
+	if (s->use_depth > SEMA_MAX_USE_DEPTH) {
 		diag_error(s->d, from, "'use' nested deeper than %d",
 			   SEMA_MAX_USE_DEPTH);
 		free(real);
@@ -285,7 +292,7 @@ static void load_file(struct sema *s, const char *path, struct loc from,
 	}
 	s->used[s->nused++] = real;
 	s->use_depth++;
-	parse_and_walk(s, diag_load_file(s->d, path, from), is_main);
+	parse_and_walk(s, diag_load_file(s->d, path, from), is_main, from);
 	s->use_depth--;
 }
 
@@ -373,6 +380,7 @@ int sema_compile_text(struct diag *d, const char *name, const char *text,
 
 	if (start(&s, d, o, out))
 		return -1;
-	parse_and_walk(&s, diag_add_source(d, name, text, len), 1);
+	parse_and_walk(&s, diag_add_source(d, name, text, len), 1,
+		       (struct loc){0});
 	return finish(&s, out);
 }

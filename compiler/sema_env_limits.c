@@ -149,6 +149,11 @@ static int env_path(struct sema *s, const struct ast_word *w)
 	}
 	if (sema_check_vars(s, w, w->text))
 		return -1;
+	if (ir_has_control(w->text) || strlen(w->text) >= IR_MAX_STR) {
+		diag_error(s->d, w->loc,
+			   "bad path: control character or too long");
+		return -1;
+	}
 	if (w->text[0] != '/' && w->text[0] != '$' && w->text[0] != '~') {
 		diag_error(s->d, w->loc,
 			   "path '%s' must be absolute, or start with ~ or "
@@ -225,6 +230,12 @@ void sema_env(struct sema *s, const struct ast_stmt *st)
 			}
 			if (sema_check_vars(s, &w[3], w[3].text))
 				continue;
+			if (strlen(w[3].text) >= IR_MAX_STR) {
+				diag_error(s->d, w[3].loc,
+					   "value longer than %d bytes",
+					   IR_MAX_STR - 1);
+				continue;
+			}
 			env_add(s, &w[1], IR_ENV_SET, w[3].text, NULL);
 		} else if (!strcmp(w[0].text, "secret")) {
 			secret(s, c);

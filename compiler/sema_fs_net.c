@@ -47,6 +47,12 @@ static char *normalize_path(struct sema *s, const struct ast_word *w)
 
 	if (sema_check_vars(s, w, in))
 		return NULL;
+	if (ir_has_control(in) || n >= IR_MAX_STR) {
+		diag_error(s->d, w->loc,
+			   ir_has_control(in) ? "control character in a path"
+					      : "path longer than 4095 bytes");
+		return NULL;
+	}
 	if (in[0] == '/')
 		rest = in;
 	else if (in[0] == '~' && (in[1] == '\0' || in[1] == '/'))
@@ -238,28 +244,6 @@ void sema_fs(struct sema *s, const struct ast_stmt *st)
 
 /* ---- net ---------------------------------------------------------------- */
 
-static int hostname_ok(const char *h)
-{
-	size_t label = 0, n = strlen(h);
-	const char *p;
-
-	if (n == 0 || n > 253 || h[0] == '.' || h[n - 1] == '.' || h[0] == '-')
-		return 0;
-	for (p = h; *p; p++) {
-		if (*p == '.') {
-			if (label == 0 || p[-1] == '-')
-				return 0;
-			label = 0;
-			continue;
-		}
-		if (!isalnum((unsigned char)*p) && *p != '-')
-			return 0;
-		if (++label > 63)
-			return 0;
-	}
-	return 1;
-}
-
 static int parse_cidr(struct sema *s, const struct ast_word *w,
 		      const char *text, struct ir_net_entry *e)
 {
@@ -359,14 +343,14 @@ static int parse_entry(struct sema *s, const struct ast_word *w,
 		if (addr[n - 1] != '}' || strchr(addr + 1, '$'))
 			goto bad;
 		e->kind = IR_ADDR_VAR;
-	} else if (hostname_ok(addr)) {
+	} else {
 		size_t i;
 
 		for (i = 0; i < n; i++)
 			addr[i] = (char)tolower((unsigned char)addr[i]);
+		if (!ir_is_hostname(addr))
+			goto bad;
 		e->kind = IR_ADDR_NAME;
-	} else {
-		goto bad;
 	}
 	e->name = strdup(addr);
 	if (!e->name) {
@@ -487,8 +471,14 @@ static void ports_stmt(struct sema *s, const struct ast_stmt *st,
 				break;
 			}
 		}
-		if (j < l->n ||
-		    sema_grow(s, (void **)&l->v, &l->cap, l->n, sizeof(*l->v)))
+		if (j < l->n)
+			continue;
+		if (l->n >= IR_MAX_NET) {
+			diag_error(s->d, w->loc, "more than %d port entries",
+				   IR_MAX_NET);
+			return;
+		}
+		if (sema_grow(s, (void **)&l->v, &l->cap, l->n, sizeof(*l->v)))
 			continue;
 		l->v[l->n].r = r;
 		l->v[l->n++].loc = w->loc;

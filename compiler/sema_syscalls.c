@@ -49,18 +49,37 @@ static void unknown_syscall(struct sema *s, const struct ast_word *w)
 		free(owned[i]);
 }
 
+static void unknown_errno(struct sema *s, const struct ast_word *w)
+{
+	const char *names[200];
+	const char *n;
+	size_t k = 0;
+	int e;
+
+	for (e = 1; e < 4096 && k < sizeof(names) / sizeof(*names); e++)
+		if ((n = errno_name(e)))
+			names[k++] = n;
+	sema_unknown(s, w, "errno name", names, k);
+}
+
 static int parse_action(struct sema *s, const struct ast_word *w,
 			struct ir_action *a)
 {
+	size_t i;
+
 	memset(a, 0, sizeof(*a));
 	if (w->kind == AST_CALL && !strcmp(w->text, "errno")) {
+		struct ast_word arg = *w;
 		int e = errno_lookup(w->arg);
 		long long v;
 
+		arg.kind = AST_WORD;
+		arg.text = w->arg;
+		if (e < 0 && (w->arg[0] < '0' || w->arg[0] > '9')) {
+			unknown_errno(s, &arg);
+			return -1;
+		}
 		if (e < 0) {
-			struct ast_word arg = *w;
-
-			arg.text = w->arg;
 			if (sema_number(s, &arg, &v))
 				return -1;
 			if (v < 1 || v > 4095) {
@@ -75,6 +94,17 @@ static int parse_action(struct sema *s, const struct ast_word *w,
 		a->errnum = (uint16_t)e;
 		return 0;
 	}
+	if (w->kind == AST_CALL) {
+		for (i = 0; i < sizeof(action_names) / sizeof(*action_names);
+		     i++) {
+			if (!strcmp(w->text, action_names[i])) {
+				diag_error(s->d, w->loc,
+					   "action '%s' takes no argument",
+					   w->text);
+				return -1;
+			}
+		}
+	}
 	if (w->kind == AST_WORD) {
 		if (!strcmp(w->text, "allow"))
 			a->kind = IR_ACT_ALLOW;
@@ -87,9 +117,11 @@ static int parse_action(struct sema *s, const struct ast_word *w,
 			a->kind = IR_ACT_KILL_PROCESS;
 		else if (!strcmp(w->text, "kill_thread"))
 			a->kind = IR_ACT_KILL_THREAD;
-		else if (!strcmp(w->text, "errno"))
-			goto errno_form;
-		else
+		else if (!strcmp(w->text, "errno")) {
+			diag_error(s->d, w->loc,
+				   "errno needs a value, as in errno(EPERM)");
+			return -1;
+		} else
 			goto unknown;
 		return 0;
 	}
@@ -99,9 +131,6 @@ unknown:
 			     sizeof(action_names) / sizeof(*action_names));
 	else
 		diag_error(s->d, w->loc, "expected an action");
-	return -1;
-errno_form:
-	diag_error(s->d, w->loc, "errno needs a value, as in errno(EPERM)");
 	return -1;
 }
 
@@ -178,9 +207,21 @@ static int resolve_atom(struct sema *s, const char *sc,
 		return -1;
 	}
 	for (i = 0; i < a->nset; i++) {
+		size_t j;
+
 		if (sema_value(s, &a->set[i], &val) ||
 		    fit(s, &a->set[i], width, &val, a->arg.text, sc))
 			return -1;
+		for (j = 0; j < out->n; j++) {
+			if (out->v[j].value == val) {
+				diag_error(s->d, a->set[i].loc,
+					   "duplicate value 0x%llx in the set",
+					   (unsigned long long)val);
+				diag_note(s->d, a->set[j].loc,
+					  "first given here");
+				return -1;
+			}
+		}
 		out->v[out->n++] = (struct ir_atom){
 		    (uint8_t)idx, (uint8_t)width, IR_OP_EQ, mask, val};
 	}
@@ -348,8 +389,8 @@ static int rule_src_cmp(const void *pa, const void *pb)
 	if (c)
 		return c;
 	/* Keep source order among equals so "first given here" is first. */
-	if (a->loc.file != b->loc.file)
-		return a->loc.file < b->loc.file ? -1 : 1;
+	if (a->loc.file != b->loc.file && a->loc.file && b->loc.file)
+		return a->loc.file->seq < b->loc.file->seq ? -1 : 1;
 	if (a->loc.line != b->loc.line)
 		return a->loc.line - b->loc.line;
 	return a->loc.col - b->loc.col;
@@ -360,54 +401,78 @@ static int atom_sort_cmp(const void *a, const void *b)
 	return ir_atom_cmp(a, b);
 }
 
-/* Conflicts within one syscall's rules [lo, hi), sorted by rule. */
+/* Source order: by file (the order they were loaded), line, column. */
+static int loc_before(struct loc a, struct loc b)
+{
+	if (a.file != b.file)
+		return a.file && b.file && a.file->seq < b.file->seq;
+	if (a.line != b.line)
+		return a.line < b.line;
+	return a.col < b.col;
+}
+
+/*
+ * Conflicts within one syscall's rules, sorted by rule: equal rules are
+ * adjacent, the strictest action first, unconditional before conditional
+ * within an action. One pass, so a policy repeating a rule a thousand times
+ * gets a thousand errors at most (and diag caps those), not a million.
+ */
 static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 {
+	const struct sys_rule_src *uncond = NULL;
 	char a1[32], a2[32];
-	size_t i, j;
+	size_t i, first = 0;
 
 	for (i = 0; i < n; i++) {
-		for (j = i + 1; j < n; j++) {
-			const struct ir_rule *x = &v[i].rule, *y = &v[j].rule;
-
-			if (!ir_rule_cmp(x, y)) {
-				/* Fragments may restate a rule; one file may
-				 * not, where it is most likely a slip. */
-				if (v[i].loc.file == v[j].loc.file)
-					sema_dup(s, v[j].loc, v[i].loc,
-						 "syscall rule", v[j].name);
-			} else if (x->natoms == 0 && y->natoms == 0) {
-				diag_error(
-				    s->d, v[j].loc,
-				    "conflicting rules for '%s': %s here, "
-				    "%s elsewhere",
-				    v[j].name,
-				    ir_action_str(&y->action, a1, sizeof(a1)),
-				    ir_action_str(&x->action, a2, sizeof(a2)));
-				diag_note(s->d, v[i].loc, "the other rule");
-			} else if ((x->natoms == 0) != (y->natoms == 0)) {
-				const struct sys_rule_src *u =
-				    x->natoms ? &v[j] : &v[i];
-				const struct sys_rule_src *c =
-				    x->natoms ? &v[i] : &v[j];
-
-				if (ir_action_cmp(&c->rule.action,
-						  &u->rule.action) < 0)
-					continue;
-				diag_error(
-				    s->d, c->loc,
-				    "this %s rule for '%s' never applies: "
-				    "an unconditional %s rule is at least "
-				    "as strict",
-				    ir_action_str(&c->rule.action, a1,
-						  sizeof(a1)),
-				    c->name,
-				    ir_action_str(&u->rule.action, a2,
-						  sizeof(a2)));
-				diag_note(s->d, u->loc,
-					  "the unconditional rule");
-			}
+		if (i > 0 && !ir_rule_cmp(&v[i].rule, &v[first].rule)) {
+			/* Fragments may restate a rule; one file may not,
+			 * where it is most likely a slip. */
+			if (v[i].loc.file == v[first].loc.file)
+				sema_dup(s, v[i].loc, v[first].loc,
+					 "syscall rule", v[i].name);
+			continue;
 		}
+		first = i;
+		if (v[i].rule.natoms)
+			continue;
+		if (!uncond) {
+			uncond = &v[i];
+			continue;
+		}
+		{
+			/* The error goes to the later of the two. */
+			const struct sys_rule_src *x = uncond, *y = &v[i];
+
+			if (loc_before(y->loc, x->loc)) {
+				x = &v[i];
+				y = uncond;
+			}
+			diag_error(
+			    s->d, y->loc,
+			    "conflicting rules for '%s': %s here, %s "
+			    "elsewhere",
+			    y->name,
+			    ir_action_str(&y->rule.action, a1, sizeof(a1)),
+			    ir_action_str(&x->rule.action, a2, sizeof(a2)));
+			diag_note(s->d, x->loc, "the other rule");
+		}
+	}
+	if (!uncond)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct sys_rule_src *c = &v[i];
+
+		if (c->rule.natoms == 0 ||
+		    ir_action_cmp(&c->rule.action, &uncond->rule.action) < 0 ||
+		    (i > 0 && !ir_rule_cmp(&c->rule, &v[i - 1].rule)))
+			continue;
+		diag_error(s->d, c->loc,
+			   "this %s rule for '%s' never applies: an "
+			   "unconditional %s rule is at least as strict",
+			   ir_action_str(&c->rule.action, a1, sizeof(a1)),
+			   c->name,
+			   ir_action_str(&uncond->rule.action, a2, sizeof(a2)));
+		diag_note(s->d, uncond->loc, "the unconditional rule");
 	}
 }
 
@@ -427,6 +492,18 @@ int sema_finish_syscalls(struct sema *s)
 		     j++)
 			;
 		check_group(s, &s->rules[i], j - i);
+		if (j - i > IR_MAX_RULES) {
+			struct loc last = s->rules[i].loc;
+			size_t k;
+
+			for (k = i; k < j; k++)
+				if (loc_before(last, s->rules[k].loc))
+					last = s->rules[k].loc;
+			diag_error(s->d, last,
+				   "'%s' has %zu rules once sets are expanded; "
+				   "the limit is %d",
+				   s->rules[i].name, j - i, IR_MAX_RULES);
+		}
 		ncalls++;
 	}
 	if (s->d->errors || ncalls == 0)

@@ -49,6 +49,7 @@ const struct src_file *diag_add_source(struct diag *d, const char *path,
 	memcpy(f->text, text, len);
 	f->text[len] = '\0';
 	f->len = len;
+	f->seq = d->nfiles++;
 	f->next = d->files;
 	d->files = f;
 	return f;
@@ -95,7 +96,19 @@ const struct src_file *diag_load_file(struct diag *d, const char *path,
 		got += (size_t)r;
 	}
 	if (memchr(buf, '\0', got)) {
-		diag_error(d, from, "%s: holds a NUL byte; not a policy", path);
+		const char *nul = memchr(buf, '\0', got), *p;
+		struct loc at = {NULL, 1, 1};
+
+		/* Kept as a source, so the error can point at the byte. */
+		at.file = diag_add_source(d, path, buf, got);
+		for (p = buf; p < nul; p++) {
+			at.col++;
+			if (*p == '\n') {
+				at.line++;
+				at.col = 1;
+			}
+		}
+		diag_error(d, at.file ? at : from, "NUL byte in a policy file");
 		goto out;
 	}
 	f = diag_add_source(d, path, buf, got);
@@ -117,6 +130,13 @@ void diag_report(struct diag *d, enum diag_level level, struct loc loc,
 		d->errors++;
 	else if (level == DIAG_WARNING)
 		d->warnings++;
+	if (level != DIAG_NOTE)
+		d->dropping = level == DIAG_ERROR && d->errors > DIAG_MAX_KEPT;
+	if (d->dropping) {
+		if (level == DIAG_ERROR)
+			d->dropped++;
+		return;
+	}
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 16;
 		struct diag_entry *v = realloc(d->v, cap * sizeof(*v));
@@ -175,7 +195,7 @@ static void quote_line(FILE *out, const struct loc *l)
 	fputs("^\n", out);
 }
 
-void diag_print(const struct diag *d, FILE *out)
+static void print_all(const struct diag *d, FILE *out)
 {
 	static const char *const names[] = {"error", "warning", "note"};
 	size_t i;
@@ -200,8 +220,29 @@ void diag_print(const struct diag *d, FILE *out)
 		if (e->loc.file && e->loc.line > 0)
 			quote_line(out, &e->loc);
 	}
+	if (d->dropped)
+		fprintf(out, "polc: %d more errors not shown\n", d->dropped);
 	if (d->oom)
 		fputs("polc: error: out of memory while reporting\n", out);
+}
+
+/* Composed in memory and written once: stderr is unbuffered. */
+void diag_print(const struct diag *d, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		print_all(d, out);
+		return;
+	}
+	print_all(d, m);
+	if (fclose(m) == 0)
+		fwrite(buf, 1, len, out);
+	else
+		print_all(d, out);
+	free(buf);
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -236,10 +277,11 @@ const char *diag_closest(const char *word, const char *const *candidates,
 	size_t best = (size_t)-1, i, limit;
 	const char *pick = NULL;
 
-	/* One edit for short words, up to a third of the word for long. */
-	limit = strlen(word) / 3;
-	if (limit < 1)
-		limit = 1;
+	/* One edit for words of up to three letters, else two, or a third
+	 * of a long word. */
+	limit = strlen(word) <= 3 ? 1 : strlen(word) / 3;
+	if (strlen(word) > 3 && limit < 2)
+		limit = 2;
 	for (i = 0; i < n; i++) {
 		size_t dist;
 

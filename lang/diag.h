@@ -20,6 +20,7 @@ struct src_file {
 	char *path;
 	char *text; /* NUL-terminated; len excludes the NUL */
 	size_t len;
+	unsigned seq; /* load order: 0 for the first file */
 	struct src_file *next;
 };
 
@@ -41,12 +42,19 @@ struct diag_entry {
 	char *msg;
 };
 
+/* Errors past this many are counted, not kept: a pathological policy must
+ * not turn into millions of lines. */
+#define DIAG_MAX_KEPT 50
+
 struct diag {
 	struct diag_entry *v;
 	size_t n, cap;
 	int errors;
 	int warnings;
+	int dropped;  /* errors counted but not kept */
+	int dropping; /* the last error was dropped: drop its notes too */
 	int oom;
+	unsigned nfiles;
 	struct src_file *files; /* owned */
 };
 

@@ -99,17 +99,25 @@ static void put_cond(FILE *out, const struct ast_cond *c)
 	}
 }
 
+/* `NAME = VALUE` between two plain words prints as NAME=VALUE; any other
+ * '=' keeps its spaces, or `> =` would become the one token `>=`. */
+static int glued_eq(const struct ast_stmt *s, size_t i)
+{
+	return i > 0 && i + 1 < s->nwords && s->words[i].kind == AST_OP &&
+	       !strcmp(s->words[i].text, "=") &&
+	       s->words[i - 1].kind == AST_WORD &&
+	       (s->words[i + 1].kind == AST_WORD ||
+		s->words[i + 1].kind == AST_STRING);
+}
+
 static void put_words(FILE *out, const struct ast_stmt *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nwords; i++) {
 		const struct ast_word *w = &s->words[i];
-		int glue = (w->kind == AST_OP && !strcmp(w->text, "=")) ||
-			   (i > 0 && s->words[i - 1].kind == AST_OP &&
-			    !strcmp(s->words[i - 1].text, "="));
 
-		if (i && !glue)
+		if (i && !glued_eq(s, i) && !glued_eq(s, i - 1))
 			fputc(' ', out);
 		switch (w->kind) {
 		case AST_STRING:

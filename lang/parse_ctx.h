@@ -35,9 +35,10 @@ struct parse_ctx {
 	struct diag *d;
 	const struct src_file *src;
 	struct arena arena;
-	struct vec comments; /* struct ast_comment */
-	int line, col;	     /* lexer position, 1-based */
-	int depth;	     /* nesting of { } blocks */
+	struct vec comments;		    /* struct ast_comment */
+	int line, col;			    /* lexer position, 1-based */
+	int depth;			    /* nesting of { } blocks */
+	struct loc open[AST_MAX_DEPTH + 1]; /* where each open block began */
 	void *scanner;
 	struct ast_file *result;
 };

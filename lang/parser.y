@@ -123,6 +123,7 @@ block_stmt
 				   AST_MAX_DEPTH);
 			YYABORT;
 		}
+		ctx->open[ctx->depth] = at(ctx, &@3);
 		}
 	  body '}'
 		{
@@ -259,8 +260,12 @@ static void pol_error(POL_LTYPE *l, void *scanner, struct parse_ctx *ctx,
 		      const char *msg)
 {
 	(void)scanner;
-	/* Bison's wording names our token kinds; make them readable. */
 	diag_error(ctx->d, at(ctx, l), "%s", msg);
+	/* At the end of the file, say which block was left open. */
+	if (ctx->depth > 0 && ctx->depth <= AST_MAX_DEPTH &&
+	    strstr(msg, "unexpected end of file"))
+		diag_note(ctx->d, ctx->open[ctx->depth],
+			  "this block is not closed");
 }
 
 static struct loc at(struct parse_ctx *c, const POL_LTYPE *l)
