@@ -8,6 +8,7 @@
  * lives until bpf_sym_destroy(), which keeps the exploration free of
  * reference bookkeeping. A validation run makes a few thousand terms.
  */
+#include "z3_lazy.h" /* before anything that includes <z3.h> */
 #include "bpf_symbolic.h"
 #include "bpf_symbolic_int.h"
 #include "bpf_interp.h"
@@ -42,6 +43,10 @@ int bpf_sym_create(struct bpf_sym **out, unsigned int timeout_ms, char *err,
 	*out = NULL;
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (z3_lazy_load(err, errlen)) {
+		free(s);
 		return -1;
 	}
 	cfg = Z3_mk_config();

@@ -12,6 +12,7 @@
  * chain of rules that can each fail at one of several tests has a number
  * of paths exponential in the rules, but a size linear in them.
  */
+#include "z3_lazy.h" /* before anything that includes <z3.h> */
 #include "bpf_symbolic_int.h"
 #include "bpf_interp.h"
 

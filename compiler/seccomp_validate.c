@@ -14,23 +14,40 @@
  *     read no argument and no instruction pointer, its path, and so its
  *     result, is the same for every argument vector; if moreover the IR
  *     syscall has no argument test, ir_eval_syscall() is constant too, and
- *     one comparison proves the number. Otherwise the program is explored
- *     symbolically with nr fixed, and on every path Z3 must prove
- *     "result != IR action" unsatisfiable, the IR action being a Z3 term
- *     built from the rules (the fold below mirrors ir_eval_syscall()).
- *   - nr above the max x86_64 number up to 0x3fffffff: symbolic nr, the
- *     default action expected; concrete runs at both ends.
- *   - nr in 0x40000000..0xffffffff: symbolic nr, bad-arch expected;
- *     concrete runs at boundary points.
- *   - arch i386, arch aarch64, and any arch but x86_64: symbolic nr,
- *     bad-arch expected.
- * A syscall whose program has more than 1024 paths (rules that can each
- * fail at one of several tests multiply them) is decided by one query on
- * the program's merged result term (bpf_sym_result()) instead.
- * A witness from the solver is replayed through the interpreter and
- * ir_eval_syscall() before it is reported, so a report never rests on the
- * symbolic model alone.
+ *     one comparison proves the number. Otherwise every path of the program
+ *     with nr fixed is explored, and on each one (path condition C, result
+ *     R) no argument vector may satisfy C while the rules give an action
+ *     other than R.
+ *   - nr above the max x86_64 number up to 0x3fffffff: nr free in that
+ *     range, the default action expected; concrete runs at both ends.
+ *   - nr in 0x40000000..0xffffffff: bad-arch expected; concrete runs at
+ *     boundary points.
+ *   - arch i386, arch aarch64, and any arch but x86_64: nr free, bad-arch
+ *     expected.
+ *
+ * The exact route, tried first for every part: the program our generator
+ * emits compares "word & mask" with constants, so a path condition is a
+ * conjunction of per-word literals (bpf/bpf_paths.h), and "the rules give
+ * an action other than R" is, for each such action A, "some rule of A
+ * holds and every stricter rule fails" (or "no rule holds" for the
+ * default): conjunctions and disjunctions of the same literals, one atom
+ * of a 64-bit argument becoming literals on its two words. bpf/wordsat.h
+ * decides these exactly, with a witness.
+ *
+ * The Z3 route, when the exact one cannot decide (an instruction outside
+ * the generator's fragment, or a budget exceeded): the program explored
+ * symbolically with Z3 (bpf/bpf_symbolic.h), the IR action being a Z3 term
+ * built from the rules (the fold below mirrors ir_eval_syscall()); past
+ * 1024 paths on one number, one query on the program's merged result term
+ * (bpf_sym_result()). The Z3 context is only created when a part first
+ * needs it: it costs more than the rest of a validation together.
+ *
+ * Either way a witness is replayed through the interpreter and
+ * ir_eval_syscall() before it is reported, so a report never rests on a
+ * symbolic model alone, and a witness that does not reproduce is an
+ * internal error, never a pass.
  */
+#include "z3_lazy.h" /* before anything that includes <z3.h> */
 #include "seccomp_validate.h"
 
 #include <seccomp.h>
@@ -42,20 +59,40 @@
 #include <linux/seccomp.h>
 
 #include "bpf_interp.h"
+#include "bpf_paths.h"
 #include "bpf_symbolic.h"
+#include "wordsat.h"
 
 #define X32_BIT	  0x40000000u
 #define NR_SCAN	  1024 /* x86_64 numbers are far below this */
 #define NO_ACTION 0xffffffffu
 
+/*
+ * Budgets of the exact route for one part; past them, Z3 decides the
+ * part. Programs from our generator stay far below (a few paths per
+ * syscall, a few disjuncts per query); a chain of rules that can each fail
+ * at one of several tests multiplies both, which the merged Z3 query
+ * handles better.
+ */
+#define EXACT_MAX_PATHS 4096
+#define EXACT_BUDGET	(1u << 14)
+#define EXACT_NODES	(1u << 20) /* search nodes deciding words */
+
+/* What the exact route says about a part beyond 0 (proven) and 1. */
+#define USE_Z3 2
+
 struct validator {
 	const struct ir_syscalls *sys;
 	const struct sock_filter *prog;
 	size_t n;
-	struct bpf_sym *sym;
-	Z3_ast expect; /* 32-bit term: the seccomp value the spec gives */
+	unsigned int flags;
+	struct seccomp_validate_stats st;
+	struct ws_set *ws;   /* the exact route's path condition */
+	struct bpf_sym *sym; /* NULL until a part needs Z3 */
+	Z3_ast expect;	     /* 32-bit term: the seccomp value the spec gives */
 	struct seccomp_data witness;
 	int max_nr;
+	char *names[NR_SCAN]; /* libseccomp's x86_64 names, NULL for none */
 	char *err;
 	size_t errlen;
 };
@@ -200,7 +237,7 @@ static int _has_atoms(const struct ir_syscall *sc)
 static void _name(const struct validator *v, uint32_t arch, uint32_t nr,
 		  char *buf, size_t len)
 {
-	char *name = NULL;
+	const char *name = NULL;
 
 	if (arch != AUDIT_ARCH_X86_64) {
 		snprintf(buf, len, "arch 0x%08x syscall 0x%x", arch, nr);
@@ -211,13 +248,11 @@ static void _name(const struct validator *v, uint32_t arch, uint32_t nr,
 		return;
 	}
 	if ((int)nr <= v->max_nr)
-		name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, (int)nr);
+		name = v->names[nr];
 	if (name)
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "syscall %u", nr);
-	free(name);
 }
 
 /* The specification at one concrete point. */
@@ -226,17 +261,11 @@ static struct ir_action _spec(const struct validator *v,
 {
 	const struct ir_syscall *sc = NULL;
 	uint64_t args[6];
-	char *name;
 
 	if (d->arch != AUDIT_ARCH_X86_64 || (uint32_t)d->nr >= X32_BIT)
 		return v->sys->badarch;
-	if (d->nr <= v->max_nr) {
-		name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, d->nr);
-		if (name)
-			sc = ir_find_syscall(v->sys, name);
-		free(name);
-	}
+	if (d->nr <= v->max_nr && v->names[d->nr])
+		sc = ir_find_syscall(v->sys, v->names[d->nr]);
 	for (int i = 0; i < 6; i++)
 		args[i] = d->args[i];
 	return ir_eval_syscall(v->sys, sc, args);
@@ -338,49 +367,406 @@ static int _explore(struct validator *v, Z3_ast nr, Z3_ast arch, Z3_ast pre,
 	return _fail(v, -1, "%s: solver witness does not reproduce", what);
 }
 
+/* ---- The exact route --------------------------------------------------- */
+
+/* One rule as clauses over the words of seccomp_data. */
+struct rule_cl {
+	uint32_t key, value;
+	uint32_t natoms;
+	struct ws_clause *pos; /* per atom: the atom holds */
+	struct ws_clause neg;  /* some atom fails */
+};
+
+/* One syscall's rules, and what a path of its program must agree with. */
+struct spec {
+	struct validator *v;
+	const struct bpf_paths_in *in;
+	struct rule_cl *r; /* sorted by key: strictest first */
+	uint32_t nrules;
+	uint32_t uncond; /* index of the first rule without atoms, or nrules */
+	uint32_t def;	 /* seccomp value of the default */
+	struct ws_conj *conj;
+	struct ws_clause *cl;
+	struct ws_clause *work; /* one query: positive clauses, then negative */
+	size_t budget;
+};
+
+/*
+ * `(arg & mask) op value` as a disjunction of conjunctions of word
+ * literals (out has room for 2); returns how many. At width 32 only the
+ * low word exists. At width 64 the high words decide unless they are
+ * equal: x < v is hi < vh, or hi == vh and lo < vl.
+ */
+static size_t _atom_dnf(const struct ir_atom *a, uint8_t irop,
+			struct ws_conj *out)
+{
+	static const uint8_t ws[] = {
+	    [IR_OP_EQ] = WS_EQ, [IR_OP_NE] = WS_NE, [IR_OP_LT] = WS_LT,
+	    [IR_OP_LE] = WS_LE, [IR_OP_GT] = WS_GT, [IR_OP_GE] = WS_GE,
+	};
+	uint8_t op = ws[irop % 6];
+	uint8_t lo = (uint8_t)WS_W_ARG_LO(a->arg),
+		hi = (uint8_t)WS_W_ARG_HI(a->arg);
+	struct ws_lit l = {lo, op, (uint32_t)a->mask, (uint32_t)a->value};
+	struct ws_lit h = {hi, op, (uint32_t)(a->mask >> 32),
+			   (uint32_t)(a->value >> 32)};
+	struct ws_lit heq = h;
+
+	heq.op = WS_EQ;
+	if (a->width == 32) {
+		out[0] = (struct ws_conj){1, {l}};
+		return 1;
+	}
+	switch (op) {
+	case WS_EQ:
+		out[0] = (struct ws_conj){2, {h, l}};
+		return 1;
+	case WS_NE:
+		out[0] = (struct ws_conj){1, {h}};
+		out[1] = (struct ws_conj){1, {l}};
+		return 2;
+	default:
+		/* The strict order on the high words, or equal and op. */
+		h.op = op == WS_LT || op == WS_LE ? WS_LT : WS_GT;
+		out[0] = (struct ws_conj){1, {h}};
+		out[1] = (struct ws_conj){2, {heq, l}};
+		return 2;
+	}
+}
+
+static uint8_t _ir_not(uint8_t op)
+{
+	static const uint8_t neg[] = {
+	    [IR_OP_EQ] = IR_OP_NE, [IR_OP_NE] = IR_OP_EQ, [IR_OP_LT] = IR_OP_GE,
+	    [IR_OP_LE] = IR_OP_GT, [IR_OP_GT] = IR_OP_LE, [IR_OP_GE] = IR_OP_LT,
+	};
+
+	return neg[op % 6];
+}
+
+static int _rule_qcmp(const void *a, const void *b)
+{
+	const struct rule_cl *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void _spec_free(struct spec *sp)
+{
+	free(sp->r);
+	free(sp->conj);
+	free(sp->cl);
+	free(sp->work);
+}
+
+/* Returns 0, or WS_ENOMEM (then _spec_free() still applies). */
+static int _spec_build(struct spec *sp, const struct ir_syscalls *sys,
+		       const struct ir_syscall *sc)
+{
+	uint32_t nrules = sc ? sc->nrules : 0;
+	size_t natoms = 0, ci = 0, li = 0;
+
+	for (uint32_t i = 0; i < nrules; i++)
+		natoms += sc->rules[i].natoms;
+	sp->r = calloc(nrules + 1, sizeof(*sp->r));
+	sp->conj = calloc(4 * natoms + 1, sizeof(*sp->conj));
+	sp->cl = calloc(natoms + 1, sizeof(*sp->cl));
+	sp->work = calloc(natoms + nrules + 1, sizeof(*sp->work));
+	if (!sp->r || !sp->conj || !sp->cl || !sp->work)
+		return WS_ENOMEM;
+	for (uint32_t i = 0; i < nrules; i++) {
+		const struct ir_rule *rule = &sc->rules[i];
+		struct rule_cl *rc = &sp->r[i];
+		size_t first;
+
+		rc->key = _key(&rule->action);
+		rc->value = _value(&rule->action);
+		rc->natoms = rule->natoms;
+		rc->pos = &sp->cl[li];
+		for (uint32_t a = 0; a < rule->natoms; a++) {
+			size_t k = _atom_dnf(&rule->atoms[a], rule->atoms[a].op,
+					     &sp->conj[ci]);
+
+			sp->cl[li++] = (struct ws_clause){k, &sp->conj[ci]};
+			ci += k;
+		}
+		first = ci;
+		for (uint32_t a = 0; a < rule->natoms; a++)
+			ci += _atom_dnf(&rule->atoms[a],
+					_ir_not(rule->atoms[a].op),
+					&sp->conj[ci]);
+		rc->neg = (struct ws_clause){ci - first, &sp->conj[first]};
+	}
+	qsort(sp->r, nrules, sizeof(*sp->r), _rule_qcmp);
+	sp->nrules = nrules;
+	for (sp->uncond = 0; sp->uncond < nrules; sp->uncond++)
+		if (!sp->r[sp->uncond].natoms)
+			break;
+	sp->def = _value(&sys->def);
+	return 0;
+}
+
+/* A witness from the words, nr and arch as the exploration had them. */
+static void _from_words(const uint32_t w[WS_WORDS],
+			const struct bpf_paths_in *in, struct seccomp_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->nr = (int)(in->nr_fixed ? in->nr : w[WS_W_NR]);
+	d->arch = in->arch_fixed ? in->arch : w[WS_W_ARCH];
+	d->instruction_pointer = (uint64_t)w[WS_W_IP_HI] << 32 | w[WS_W_IP_LO];
+	for (int i = 0; i < 6; i++)
+		d->args[i] =
+		    (uint64_t)w[WS_W_ARG_HI(i)] << 32 | w[WS_W_ARG_LO(i)];
+}
+
+/*
+ * Can the path condition hold with one of the rules sp->r[from .. to) (one
+ * action) holding and every stricter rule, sp->r[0 .. from), failing?
+ * from == to == nrules asks for the default: no rule holding at all.
+ * Returns WS_UNSAT, 1 with the witness, or WS_UNKNOWN / WS_ENOMEM.
+ */
+static int _query(struct spec *sp, struct ws_set *path, uint32_t from,
+		  uint32_t to)
+{
+	uint32_t w[WS_WORDS];
+	uint32_t t = from;
+
+	do {
+		size_t n = 0;
+		int r;
+
+		if (t < to)
+			for (uint32_t a = 0; a < sp->r[t].natoms; a++)
+				sp->work[n++] = sp->r[t].pos[a];
+		for (uint32_t s = 0; s < from; s++)
+			sp->work[n++] = sp->r[s].neg;
+		r = ws_set_search(path, sp->work, n, &sp->budget, w);
+		if (r == WS_SAT) {
+			_from_words(w, sp->in, &sp->v->witness);
+			return 1;
+		}
+		if (r != WS_UNSAT)
+			return r;
+	} while (++t < to);
+	return WS_UNSAT;
+}
+
+/*
+ * A path of the program returns ret: no outcome of the rules with another
+ * value may be possible on it. The outcomes, strictest first: each group
+ * of rules with one action, then the default.
+ */
+static int _spec_leaf(struct ws_set *path, uint32_t ret, void *user)
+{
+	struct spec *sp = user;
+	uint32_t i = 0, j;
+	int r;
+
+	for (;;) {
+		/* Every outcome from here on needs rule `uncond` to fail. */
+		if (sp->uncond < i)
+			return 0;
+		for (j = i; j < sp->nrules && sp->r[j].key == sp->r[i].key; j++)
+			;
+		if ((i < sp->nrules ? sp->r[i].value : sp->def) != ret) {
+			r = _query(sp, path, i, j);
+			if (r != WS_UNSAT)
+				return r;
+		}
+		if (i == sp->nrules)
+			return 0;
+		i = j;
+	}
+}
+
+/*
+ * The exact route on number nr. Returns 0 (proven), 1 (witness in
+ * v->witness), or what bpf_paths_explore() says when it cannot decide.
+ */
+static int _exact_number(struct validator *v, uint32_t nr,
+			 const struct ir_syscall *sc)
+{
+	struct bpf_paths_in in = {1, 1, nr, AUDIT_ARCH_X86_64};
+	struct spec sp = {.v = v, .in = &in, .budget = EXACT_BUDGET};
+	int r = _spec_build(&sp, v->sys, sc);
+
+	ws_set_limit(v->ws, EXACT_NODES);
+	if (!r)
+		r = bpf_paths_explore(v->prog, v->n, &in, v->ws,
+				      EXACT_MAX_PATHS, _spec_leaf, &sp);
+	_spec_free(&sp);
+	return r;
+}
+
+/* A range where the specification is one value. */
+struct region {
+	struct validator *v;
+	const struct bpf_paths_in *in;
+	uint32_t want;
+};
+
+static int _region_leaf(struct ws_set *path, uint32_t ret, void *user)
+{
+	struct region *rg = user;
+	uint32_t w[WS_WORDS];
+
+	if (ret == rg->want)
+		return 0;
+	ws_set_witness(path, w);
+	_from_words(w, rg->in, &rg->v->witness);
+	return 1;
+}
+
+static int _exact_region(struct validator *v, const struct bpf_paths_in *in,
+			 const struct ws_lit *pre, size_t npre, uint32_t want)
+{
+	struct region rg = {v, in, want};
+	int r = WS_SAT;
+
+	ws_set_limit(v->ws, EXACT_NODES);
+	for (size_t i = 0; i < npre && r == WS_SAT; i++)
+		r = ws_set_add(v->ws, &pre[i]);
+	if (r == WS_SAT)
+		r = bpf_paths_explore(v->prog, v->n, in, v->ws, EXACT_MAX_PATHS,
+				      _region_leaf, &rg);
+	else if (r == WS_UNSAT)
+		r = 0; /* an empty range holds nothing to prove */
+	ws_set_undo(v->ws, 0);
+	return r;
+}
+
+/*
+ * What the exact route's answer r means for the part: 0 proven, 1
+ * mismatch (the witness replayed and reported), -1 error, USE_Z3.
+ */
+static int _exact_done(struct validator *v, int r, unsigned int *exact,
+		       unsigned int *z3, const char *what)
+{
+	if (r == 0 || r == 1)
+		++*exact;
+	if (r == 0)
+		return 0;
+	if (r == 1) {
+		if (_point(v, &v->witness) == 1)
+			return 1;
+		return _fail(v, -1, "%s: exact witness does not reproduce",
+			     what);
+	}
+	if (r == WS_ENOMEM)
+		return _fail(v, -1, "%s: out of memory", what);
+	++*z3;
+	return USE_Z3;
+}
+
+/* ---- Parts ----------------------------------------------------------------
+ */
+
+/* The Z3 context, created when the first part needs it. */
+static int _z3(struct validator *v)
+{
+	if (v->sym)
+		return 0;
+	if (bpf_sym_create(&v->sym, SECCOMP_VALIDATE_TIMEOUT_MS, v->err,
+			   v->errlen))
+		return -1;
+	/* Past this many paths on one number, one merged query is cheaper. */
+	bpf_sym_set_max_paths(v->sym, 1024);
+	return 0;
+}
+
 static int _number(struct validator *v, int nr)
 {
 	struct seccomp_data d = {.nr = nr, .arch = AUDIT_ARCH_X86_64};
 	struct bpf_run_result res;
 	const struct ir_syscall *sc = NULL;
-	char *name, what[64], emsg[128];
+	char what[64], emsg[128];
 	int r;
 
-	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-	if (name)
-		sc = ir_find_syscall(v->sys, name);
-	free(name);
+	if (v->names[nr])
+		sc = ir_find_syscall(v->sys, v->names[nr]);
 	_name(v, AUDIT_ARCH_X86_64, (uint32_t)nr, what, sizeof(what));
 	if (bpf_run(v->prog, v->n, &d, &res, emsg, sizeof(emsg)))
 		return _fail(v, 1, "%s: program fails: %s", what, emsg);
 	r = _point(v, &d);
 	if (r || (!(res.loaded & (BPF_LOADED_ARGS | BPF_LOADED_IP)) &&
-		  !_has_atoms(sc)))
+		  !_has_atoms(sc))) {
+		v->st.concrete += !r;
 		return r;
+	}
+	r = USE_Z3;
+	if (!(v->flags & SECCOMP_VALIDATE_FORCE_Z3))
+		r = _exact_done(v, _exact_number(v, (uint32_t)nr, sc),
+				&v->st.exact_syscalls, &v->st.z3_syscalls,
+				what);
+	else
+		v->st.z3_syscalls++;
+	if (r != USE_Z3)
+		return r;
+	if (_z3(v))
+		return -1;
 	return _explore(v, bpf_sym_u32(v->sym, (uint32_t)nr),
 			bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64), NULL,
 			_spec_term(v->sym, v->sys, sc), what);
 }
 
-/* nr symbolic in lo..hi on x86_64, expecting `want`. */
+/* The exact route on a range, then Z3 if it cannot decide. */
+static int _exact_range(struct validator *v, const struct bpf_paths_in *in,
+			const struct ws_lit *pre, size_t npre,
+			const struct ir_action *want, const char *what)
+{
+	if (v->flags & SECCOMP_VALIDATE_FORCE_Z3) {
+		v->st.z3_ranges++;
+		return USE_Z3;
+	}
+	return _exact_done(v, _exact_region(v, in, pre, npre, _value(want)),
+			   &v->st.exact_ranges, &v->st.z3_ranges, what);
+}
+
+/* nr in lo..hi on x86_64, expecting `want`. */
 static int _range(struct validator *v, uint32_t lo, uint32_t hi,
 		  const struct ir_action *want, const char *what)
 {
-	Z3_context c = bpf_sym_ctx(v->sym);
-	Z3_ast nr = bpf_sym_nr(v->sym);
-	Z3_ast in[2] = {Z3_mk_bvuge(c, nr, bpf_sym_u32(v->sym, lo)),
-			Z3_mk_bvule(c, nr, bpf_sym_u32(v->sym, hi))};
+	struct bpf_paths_in in = {.arch_fixed = 1, .arch = AUDIT_ARCH_X86_64};
+	struct ws_lit pre[2] = {{WS_W_NR, WS_GE, ~0u, lo},
+				{WS_W_NR, WS_LE, ~0u, hi}};
+	int r = _exact_range(v, &in, pre, 2, want, what);
+	Z3_context c;
+	Z3_ast nr;
+
+	if (r != USE_Z3)
+		return r;
+	if (_z3(v))
+		return -1;
+	c = bpf_sym_ctx(v->sym);
+	nr = bpf_sym_nr(v->sym);
+	Z3_ast in_range[2] = {Z3_mk_bvuge(c, nr, bpf_sym_u32(v->sym, lo)),
+			      Z3_mk_bvule(c, nr, bpf_sym_u32(v->sym, hi))};
 
 	return _explore(v, nr, bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64),
-			Z3_mk_and(c, 2, in), bpf_sym_u32(v->sym, _value(want)),
-			what);
+			Z3_mk_and(c, 2, in_range),
+			bpf_sym_u32(v->sym, _value(want)), what);
 }
 
-/* Any nr on a foreign arch: `arch` a numeral, or the variable with pre. */
-static int _foreign(struct validator *v, Z3_ast arch, Z3_ast pre,
+/* Any nr on a foreign arch: `arch` when fixed, else any arch but x86_64. */
+static int _foreign(struct validator *v, int fixed, uint32_t arch,
 		    const char *what)
 {
-	return _explore(v, bpf_sym_nr(v->sym), arch, pre,
+	struct bpf_paths_in in = {.arch_fixed = fixed, .arch = arch};
+	struct ws_lit not_x86 = {WS_W_ARCH, WS_NE, ~0u, AUDIT_ARCH_X86_64};
+	int r = _exact_range(v, &in, &not_x86, !fixed, &v->sys->badarch, what);
+	Z3_context c;
+	Z3_ast a, pre = NULL;
+
+	if (r != USE_Z3)
+		return r;
+	if (_z3(v))
+		return -1;
+	c = bpf_sym_ctx(v->sym);
+	a = fixed ? bpf_sym_u32(v->sym, arch) : bpf_sym_arch(v->sym);
+	if (!fixed)
+		pre = Z3_mk_not(
+		    c, Z3_mk_eq(c, a, bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64)));
+	return _explore(v, bpf_sym_nr(v->sym), a, pre,
 			bpf_sym_u32(v->sym, _value(&v->sys->badarch)), what);
 }
 
@@ -393,13 +779,9 @@ static int _check_names(struct validator *v)
 		const struct ir_syscall *sc = &v->sys->calls[i];
 		int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
 							   sc->name);
-		char *back =
-		    nr >= 0
-			? seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr)
-			: NULL;
-		int ok = back && !strcmp(back, sc->name) && nr <= v->max_nr;
+		int ok = nr >= 0 && nr <= v->max_nr && v->names[nr] &&
+			 !strcmp(v->names[nr], sc->name);
 
-		free(back);
 		if (!ok)
 			return _fail(v, -1, "syscall %s has no x86_64 number",
 				     sc->name);
@@ -444,8 +826,6 @@ static int _boundaries(struct validator *v)
 
 static int _run(struct validator *v)
 {
-	Z3_context c = bpf_sym_ctx(v->sym);
-	Z3_ast x86 = bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64);
 	int r;
 
 	if (_check_names(v))
@@ -461,46 +841,57 @@ static int _run(struct validator *v)
 	if ((r = _range(v, X32_BIT, 0xffffffffu, &v->sys->badarch,
 			"x32 syscall numbers")))
 		return r;
-	if ((r = _foreign(v, bpf_sym_u32(v->sym, AUDIT_ARCH_I386), NULL,
-			  "arch i386")))
+	if ((r = _foreign(v, 1, AUDIT_ARCH_I386, "arch i386")))
 		return r;
-	if ((r = _foreign(v, bpf_sym_u32(v->sym, AUDIT_ARCH_AARCH64), NULL,
-			  "arch aarch64")))
+	if ((r = _foreign(v, 1, AUDIT_ARCH_AARCH64, "arch aarch64")))
 		return r;
-	return _foreign(v, bpf_sym_arch(v->sym),
-			Z3_mk_not(c, Z3_mk_eq(c, bpf_sym_arch(v->sym), x86)),
-			"any arch but x86_64");
+	return _foreign(v, 0, 0, "any arch but x86_64");
 }
 
-int seccomp_validate(const struct ir_policy *p, const struct sock_filter *prog,
-		     size_t n, char *err, size_t errlen)
+int seccomp_validate_stats(const struct ir_policy *p,
+			   const struct sock_filter *prog, size_t n,
+			   unsigned int flags,
+			   struct seccomp_validate_stats *st, char *err,
+			   size_t errlen)
 {
 	struct validator v = {.sys = &p->sys,
 			      .prog = prog,
 			      .n = n,
+			      .flags = flags,
 			      .err = err,
 			      .errlen = errlen,
 			      .max_nr = -1};
 	char emsg[128];
 	int r;
 
+	if (st)
+		memset(st, 0, sizeof(*st));
 	if (bpf_check(prog, n, emsg, sizeof(emsg)))
 		return _fail(&v, 1, "the program is invalid: %s", emsg);
+	/* The names once: every number below looks its own up again. */
 	for (int nr = 0; nr < NR_SCAN; nr++) {
-		char *name =
+		v.names[nr] =
 		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-
-		if (name)
+		if (v.names[nr])
 			v.max_nr = nr;
-		free(name);
 	}
 	if (v.max_nr < 0)
-		return _fail(&v, -1, "libseccomp knows no x86_64 syscall");
-	if (bpf_sym_create(&v.sym, SECCOMP_VALIDATE_TIMEOUT_MS, err, errlen))
-		return -1;
-	/* Past this many paths on one number, one merged query is cheaper. */
-	bpf_sym_set_max_paths(v.sym, 1024);
-	r = _run(&v);
+		r = _fail(&v, -1, "libseccomp knows no x86_64 syscall");
+	else if (ws_set_create(&v.ws))
+		r = _fail(&v, -1, "out of memory");
+	else
+		r = _run(&v);
+	ws_set_destroy(&v.ws);
 	bpf_sym_destroy(&v.sym);
+	for (int nr = 0; nr < NR_SCAN; nr++)
+		free(v.names[nr]);
+	if (st)
+		*st = v.st;
 	return r;
+}
+
+int seccomp_validate(const struct ir_policy *p, const struct sock_filter *prog,
+		     size_t n, char *err, size_t errlen)
+{
+	return seccomp_validate_stats(p, prog, n, 0, NULL, err, errlen);
 }
