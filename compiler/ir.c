@@ -463,6 +463,45 @@ int ir_has_control(const char *s)
 	return 0;
 }
 
+int ir_is_path(const char *s)
+{
+	const char *p = s, *end;
+
+	if (ir_has_control(s))
+		return 0;
+	if (!strcmp(s, "/"))
+		return 1;
+	if (*p == '~') {
+		p++;
+	} else if (*p == '$') {
+		char var[140];
+
+		end = strchr(p, '}');
+		if (!end || (size_t)(end - p + 1) >= sizeof(var))
+			return 0;
+		memcpy(var, p, (size_t)(end - p + 1));
+		var[end - p + 1] = '\0';
+		if (!ir_is_variable(var))
+			return 0;
+		p = end + 1;
+	} else if (*p != '/') {
+		return 0;
+	}
+	while (*p) {
+		size_t n;
+
+		if (*p++ != '/')
+			return 0;
+		end = strchr(p, '/');
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len)
 {
 	const char *en;

@@ -287,6 +287,9 @@ int ir_is_identifier(const char *s); /* [A-Za-z_][A-Za-z0-9_]{0,127} */
 int ir_is_hostname(const char *s);   /* lower-case DNS name, <= 253 */
 int ir_is_variable(const char *s);   /* exactly ${IDENTIFIER} */
 int ir_has_control(const char *s);   /* any byte < 0x20 or 0x7f */
+/* A normalized path: /, ~ or ${NAME} then "/component"..., no empty, "."
+ * or ".." component, no trailing slash (but "/" itself), no control. */
+int ir_is_path(const char *s);
 
 /* "allow", "errno(EPERM)", ... into buf; returns buf. */
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len);

@@ -482,8 +482,8 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 		p->fs.nrules = 0;
 	for (i = 0; i < p->fs.nrules && !r->failed; i++) {
 		p->fs.rules[i].path = get_str(r, 1);
-		if (p->fs.rules[i].path && ir_has_control(p->fs.rules[i].path))
-			rfail(r, "control character in a path");
+		if (p->fs.rules[i].path && !ir_is_path(p->fs.rules[i].path))
+			rfail(r, "path is not in normal form");
 		p->fs.rules[i].rights = get_u32(r);
 		p->fs.rules[i].flags = get_u32(r);
 		if (p->fs.rules[i].rights & ~IR_FS_ALL ||

@@ -1,5 +1,5 @@
 # The front end: flex lexer, bison parser, syntax tree, diagnostics, fmt.
-$(B)/lang/parser.c $(B)/lang/parser.h: lang/parser.y
+$(B)/lang/parser.c $(B)/lang/parser.h &: lang/parser.y
 	@mkdir -p $(B)/lang
 	bison -Wall -Werror -o $(B)/lang/parser.c --defines=$(B)/lang/parser.h $<
 

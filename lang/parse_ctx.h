@@ -39,6 +39,7 @@ struct parse_ctx {
 	int line, col;			    /* lexer position, 1-based */
 	int depth;			    /* nesting of { } blocks */
 	struct loc open[AST_MAX_DEPTH + 1]; /* where each open block began */
+	int lex_failed; /* the lexer reported the error already */
 	void *scanner;
 	struct ast_file *result;
 };

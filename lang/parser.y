@@ -260,6 +260,9 @@ static void pol_error(POL_LTYPE *l, void *scanner, struct parse_ctx *ctx,
 		      const char *msg)
 {
 	(void)scanner;
+	/* A bad token was reported by the lexer; its syntax error is noise. */
+	if (ctx->lex_failed)
+		return;
 	diag_error(ctx->d, at(ctx, l), "%s", msg);
 	/* At the end of the file, say which block was left open. */
 	if (ctx->depth > 0 && ctx->depth <= AST_MAX_DEPTH &&

@@ -275,6 +275,49 @@ static void test_resolution(void **state)
 	ir_policy_destroy(&p);
 }
 
+static void test_name_shapes(void **state)
+{
+	static const char *const paths_ok[] = {
+	    "/", "/usr", "/usr/bin", "~", "~/x", "${WS}", "${WS}/a/b",
+	};
+	static const char *const paths_bad[] = {
+	    "",	  "usr",    "/usr/", "//usr",  "/a/../b",   "/a/./b", "/a/..",
+	    "~x", "${WS}x", "${}/a", "${W S}", "/a\x1b[2J", "$WS/a",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(paths_ok) / sizeof(*paths_ok); i++)
+		if (!ir_is_path(paths_ok[i]))
+			fail_msg("refused %s", paths_ok[i]);
+	for (i = 0; i < sizeof(paths_bad) / sizeof(*paths_bad); i++)
+		if (ir_is_path(paths_bad[i]))
+			fail_msg("accepted %s", paths_bad[i]);
+	assert_true(ir_is_hostname("api.example.com"));
+	assert_false(ir_is_hostname("API.example.com"));
+	assert_false(ir_is_hostname("a..b"));
+	assert_false(ir_is_hostname("a\x07b"));
+	assert_true(ir_is_identifier("_x1"));
+	assert_false(ir_is_identifier("1x"));
+	assert_true(ir_is_variable("${HOME}"));
+	assert_false(ir_is_variable("${HOME}/x"));
+}
+
+/* Every path the semantic pass writes is one the reader takes back. */
+static void test_sema_paths_are_normal(void **state)
+{
+	struct ir_policy *p = compile(
+	    "policy \"p\" { fs { ro //usr/./lib/ ~ ~/a// ${W}/./b/ / } }");
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(p->fs.nrules, 5);
+	for (i = 0; i < p->fs.nrules; i++)
+		if (!ir_is_path(p->fs.rules[i].path))
+			fail_msg("sema wrote %s", p->fs.rules[i].path);
+	ir_policy_destroy(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +327,8 @@ int main(void)
 	    cmocka_unit_test(test_codec_hostile),
 	    cmocka_unit_test(test_codec_refuses_noncanonical),
 	    cmocka_unit_test(test_resolution),
+	    cmocka_unit_test(test_name_shapes),
+	    cmocka_unit_test(test_sema_paths_are_normal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
