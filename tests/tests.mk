@@ -23,7 +23,7 @@ UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
-             tests/fuzz/replay.sh
+             tests/examples/run.sh tests/fuzz/replay.sh
 
 tests: $(TEST_BINS)
 

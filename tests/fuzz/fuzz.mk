@@ -1,0 +1,146 @@
+# libFuzzer harnesses for the policy front end (fuzz_policy) and the
+# artifact readers (fuzz_polbin). Included from tests/tests.mk; uses B,
+# VERSION and $(B)/polc from the top Makefile.
+#
+#   make fuzz-build    build both harnesses (clang, ASan + UBSan + libFuzzer)
+#   make fuzz-replay   run each harness once over its seeds, the broken
+#                      policies and the saved crashes; no exploration, a few
+#                      seconds. `make check`'s ASan/UBSan gate.
+#   make fuzz          explore, FUZZ_SECONDS (default 60) per harness,
+#                      FUZZ_JOBS (default 1) processes each; new inputs go
+#                      to $(B)/fuzz/work-*, findings to $(B)/fuzz/findings/
+#                      and the run goes on after each. To skip known bugs:
+#                      FUZZ_KNOWN="POLC_FUZZ_FMT=valid POLC_FUZZ_CONTROL=ignore"
+#                      (see tests/fuzz/crashes/README.md).
+#
+# The sources are rebuilt with clang under the sanitizers into $(B)/fuzz/;
+# the gcc objects of the normal build are not reused. libFuzzer's runtime
+# comes with Debian's libclang-rt-14-dev.
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_KNOWN   ?=
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra \
+                -Wno-unused-function -Wno-sign-compare \
+                -DPOLC_VERSION='"$(VERSION)"' \
+                -Iartifact -Ilang -Icompiler -Ibpf -I$(B)/lang $(FUZZ_SAN)
+FUZZ_LDLIBS  := -lseccomp
+FUZZ_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1 \
+                UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                POLC_FUZZ_PATH=tests/bad-policies/frag
+FUZZ_OPTS    := -max_len=65536 -timeout=10 -rss_limit_mb=2048
+
+# What the harnesses link: the front end, sema, IR, dump and the readers.
+FUZZ_LIB_SRCS := $(wildcard lang/*.c) \
+	$(addprefix compiler/,ir.c ir_codec.c ir_print.c sema.c \
+	  sema_values.c sema_syscalls.c sema_fs_net.c sema_env_limits.c \
+	  constants.c syscall_args.c dump.c) \
+	artifact/polbin_read.c artifact/sha256.c bpf/bpf_disasm.c
+FUZZ_GEN_SRCS := $(B)/lang/parser.c $(B)/lang/lexer.c
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \
+	$(patsubst $(B)/%.c,$(B)/fuzz/gen/%.o,$(FUZZ_GEN_SRCS))
+FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin
+
+$(B)/fuzz/%.o: %.c $(B)/lang/parser.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(B)/fuzz/gen/%.o: $(B)/%.c $(B)/lang/parser.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Wno-unused \
+	    -MMD -MP -c $< -o $@
+
+# Explicit rules, so make keeps the objects (no intermediate files).
+$(B)/fuzz/fuzz_policy: $(B)/fuzz/tests/fuzz/fuzz_policy.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
+$(B)/fuzz/fuzz_polbin: $(B)/fuzz/tests/fuzz/fuzz_polbin.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
+
+# Seed artifacts: the seed policies compiled by the polc of this tree, when
+# it is built (`make check` builds it first). Generated on every run, never
+# committed: tests/fuzz/corpus-polbin/ only holds them between runs.
+FUZZ_SEED_POLICIES := $(wildcard tests/fuzz/corpus-policy/*.pol)
+FUZZ_SEEDS_CMD = mkdir -p tests/fuzz/corpus-polbin; \
+	if [ -x $(B)/polc ]; then \
+	    for p in $(FUZZ_SEED_POLICIES); do \
+	        $(B)/polc build -I tests/bad-policies/frag $$p \
+	            -o tests/fuzz/corpus-polbin/$$(basename $$p .pol).polbin \
+	            >/dev/null 2>&1 || echo "fuzz: polc refused seed $$p"; \
+	    done; \
+	else echo "fuzz: no $(B)/polc, polbin seeds not refreshed"; fi
+
+# A dictionary of the language's words, so mutations speak it.
+FUZZ_DICT_WORDS := policy fragment use landlock abi require best_effort fs \
+	ro rx rw rwx optional follow allow on net none filtered host deny \
+	loopback connect bind tcp udp syscalls default log trap kill \
+	kill_process kill_thread errno badarch if in limits memory pids \
+	nofile cpu wall fsize core grace env pass set secret from file to \
+	GiB MiB ms AF_INET AF_UNIX CLONE_NEWUSER NAMESPACE_FLAGS O_RDONLY \
+	EPERM socket clone openat domain flags arg0 read write 0x \
+	127.0.0.1 ::1 10.0.0.0/8 example.com:443 /usr ~/ 8000-8100
+$(B)/fuzz/policy.dict: tests/fuzz/fuzz.mk
+	@mkdir -p $(dir $@)
+	@{ for w in $(FUZZ_DICT_WORDS); do printf '"%s"\n' "$$w"; done; \
+	   for w in '{' '}' '(' ')' '==' '!=' '<=' '>=' '&&' '&' '|' ',' \
+	            '=' ';' '$${' '[' ']' '*' '#' '\x0a' '\x09' '\"' '\\'; do \
+	       printf '"%s"\n' "$$w"; done; } > $@
+
+fuzz-build: $(FUZZ_BINS)
+
+# Every file once, each harness over its own inputs: the seeds, the broken
+# policies, and the saved findings (tests/fuzz/crashes/{policy,polbin}-*).
+# libFuzzer stops at the first failing input, so the run restarts after it
+# until every input ran; each failure is one line, then a summary.
+FUZZ_REPLAY_FN = replay() { \
+	bin=$$1; log=$$2; shift 2; n=$$\#; bad=0; \
+	while [ $$\# -gt 0 ]; do \
+	    if env $(FUZZ_ENV) $$bin $(FUZZ_OPTS) "$$@" >$$log 2>&1; then \
+	        break; fi; \
+	    cur=$$(sed -n 's/^Running: //p' $$log | tail -n 1); \
+	    why=$$(grep -m 1 -E '^fuzz_pol[a-z]*: |ERROR: |runtime error|SUMMARY' \
+	        $$log); \
+	    echo "FAIL $${cur:-?}: $$why"; bad=$$((bad + 1)); \
+	    [ -n "$$cur" ] || break; \
+	    while [ $$\# -gt 0 ]; do \
+	        x=$$1; shift; [ "$$x" = "$$cur" ] && break; done; \
+	done; \
+	echo "fuzz-replay: $$(basename $$bin): $$n inputs, $$bad failed"; \
+	[ $$bad -eq 0 ]; }
+
+fuzz-replay: $(FUZZ_BINS)
+	@$(FUZZ_SEEDS_CMD)
+	@$(FUZZ_REPLAY_FN); rc=0; \
+	replay $(B)/fuzz/fuzz_policy $(B)/fuzz/replay-policy.log \
+	    $$(find tests/fuzz/corpus-policy tests/bad-policies tests/fuzz/crashes \
+	        -type f \( -name '*.pol' -o -name 'policy-*' \) | sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_polbin $(B)/fuzz/replay-polbin.log \
+	    $$(find tests/fuzz/corpus-polbin tests/bad-artifacts tests/fuzz/crashes \
+	        -type f \( -name '*.polbin' -o -name 'polbin-*' \) 2>/dev/null | \
+	        sort) || rc=1; \
+	exit $$rc
+
+FUZZ_EXPLORE := -fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 \
+                -ignore_ooms=1 -max_total_time=$(FUZZ_SECONDS)
+
+fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
+	@$(FUZZ_SEEDS_CMD)
+	@mkdir -p $(B)/fuzz/work-policy $(B)/fuzz/work-polbin \
+	    $(B)/fuzz/findings
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_policy $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -dict=$(B)/fuzz/policy.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/policy- \
+	    $(B)/fuzz/work-policy tests/fuzz/corpus-policy tests/bad-policies \
+	    >$(B)/fuzz/fuzz-policy.log 2>&1
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_polbin $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -artifact_prefix=$(B)/fuzz/findings/polbin- \
+	    $(B)/fuzz/work-polbin tests/fuzz/corpus-polbin \
+	    >$(B)/fuzz/fuzz-polbin.log 2>&1
+	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log
+	@n=$$(ls $(B)/fuzz/findings | wc -l); \
+	echo "fuzz: $$n findings in $(B)/fuzz/findings/ (replay one by" \
+	    "running its harness on it)"; [ "$$n" -eq 0 ]
+
+.PHONY: fuzz fuzz-build fuzz-replay
