@@ -7,12 +7,10 @@
  */
 #include "build.h"
 #include "diag.h"
-#include "env_backend.h"
+#include "backends.h"
 #include "ir.h"
 #include "polbin.h"
 #include "polbin_write.h"
-#include "seccomp_backend.h"
-#include "seccomp_validate.h"
 #include "sections.h"
 #include "sema.h"
 #include "sha256.h"
@@ -20,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
-#include <linux/filter.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,60 +128,18 @@ static char *default_output(const char *in)
 	return out;
 }
 
-/* Layers the IR states that no backend of this polc compiles yet. */
-static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (p->fs.present || p->landlock.present)
-		strncat(buf, "fs(landlock) ", len - strlen(buf) - 1);
-	if (p->net.present)
-		strncat(buf, "net ", len - strlen(buf) - 1);
-	if (p->limits.present)
-		strncat(buf, "limits ", len - strlen(buf) - 1);
-	if (buf[0])
-		buf[strlen(buf) - 1] = '\0';
-}
-
-static int seccomp_section(const struct ir_policy *p, struct bytes *out,
-			   const char *emit_bpf)
-{
-	struct sock_filter *prog = NULL;
-	char err[512];
-	size_t n = 0;
-	int v;
-
-	if (seccomp_generate(p, &prog, &n, err, sizeof(err))) {
-		fprintf(stderr, "polc: seccomp: %s\n", err);
-		return 2;
-	}
-	v = seccomp_validate(p, prog, n, err, sizeof(err));
-	if (v != 0) {
-		fprintf(stderr,
-			"polc: internal error: translation validation %s: %s\n"
-			"polc: no artifact written; please report this bug\n",
-			v == 1 ? "found a mismatch" : "could not finish", err);
-		free(prog);
-		return 3;
-	}
-	out->p = (uint8_t *)prog;
-	out->len = n * sizeof(*prog);
-	if (emit_bpf && write_file(emit_bpf, out->p, out->len)) {
-		fprintf(stderr, "polc: --emit-bpf %s: %s\n", emit_bpf,
-			strerror(errno));
-		return 2;
-	}
-	return 0;
-}
-
 static int assemble(const struct build_opts *o, const struct ir_policy *p,
 		    const char *out_path)
 {
-	struct bytes ir = {0}, meta = {0}, sec = {0}, env = {0};
-	char hex[2 * SHA256_LEN + 1], layers[128], err[256];
+	struct bytes ir = {0}, meta = {0};
+	const struct compiled_section *s;
+	char hex[2 * SHA256_LEN + 1], err[640];
+	struct compiled c = {0};
 	struct polbin_writer *w = polbin_writer_create(AUDIT_ARCH_X86_64);
 	uint8_t d[SHA256_LEN], *file = NULL;
 	size_t flen = 0;
 	int rc = 2, oom = 0;
+	size_t i;
 
 	if (!w || ir_serialize(p, &ir.p, &ir.len) != IR_OK)
 		goto oom;
@@ -218,36 +173,39 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	    polbin_writer_add(w, POLBIN_SEC_IR, POLBIN_F_CRITICAL, ir.p,
 			      ir.len))
 		goto oom;
-	if (p->sys.present) {
-		rc = seccomp_section(p, &sec, o->emit_bpf);
-		if (rc)
-			goto out;
-		rc = 2;
-		if (polbin_writer_add(w, POLBIN_SEC_SECCOMP, POLBIN_F_CRITICAL,
-				      sec.p, sec.len))
+	rc = backends_compile(p, &c, err, sizeof(err));
+	if (rc) {
+		if (rc == 3)
+			fprintf(stderr,
+				"polc: internal error: %s\npolc: no artifact "
+				"written; please report this bug\n",
+				err);
+		else
+			fprintf(stderr, "polc: %s\n", err);
+		goto out;
+	}
+	rc = 2;
+	for (i = 0; i < c.n; i++)
+		if (polbin_writer_add(w, c.sec[i].type, c.sec[i].flags,
+				      c.sec[i].data, c.sec[i].len))
 			goto oom;
-	} else if (o->emit_bpf) {
-		fprintf(stderr, "polc: --emit-bpf: the policy has no syscalls "
-				"section\n");
-		goto out;
-	}
-	if (env_section_build(p, &env.p, &env.len, err, sizeof(err))) {
-		fprintf(stderr, "polc: env: %s\n", err);
-		goto out;
-	}
-	if (polbin_writer_add(w, POLBIN_SEC_ENV, POLBIN_F_CRITICAL, env.p,
-			      env.len))
-		goto oom;
-	unenforced_layers(p, layers, sizeof(layers));
-	if (layers[0]) {
+	if ((s = backends_find(&c, POLBIN_SEC_UNENFORCED)))
 		fprintf(stderr,
-			"polc: warning: %s: not enforced by this version; "
+			"polc: warning: %.*s: not enforced by this version; "
 			"polexec will refuse to run this artifact\n",
-			layers);
-		if (polbin_writer_add(w, POLBIN_SEC_UNENFORCED,
-				      POLBIN_F_CRITICAL, layers,
-				      strlen(layers)))
-			goto oom;
+			(int)s->len, (const char *)s->data);
+	if (o->emit_bpf) {
+		s = backends_find(&c, POLBIN_SEC_SECCOMP);
+		if (!s) {
+			fprintf(stderr, "polc: --emit-bpf: the policy has no "
+					"syscalls section\n");
+			goto out;
+		}
+		if (write_file(o->emit_bpf, s->data, s->len)) {
+			fprintf(stderr, "polc: --emit-bpf %s: %s\n",
+				o->emit_bpf, strerror(errno));
+			goto out;
+		}
 	}
 	if (polbin_writer_finish(w, &file, &flen))
 		goto oom;
@@ -264,8 +222,7 @@ oom:
 out:
 	free(ir.p);
 	free(meta.p);
-	free(sec.p);
-	free(env.p);
+	backends_free(&c);
 	free(file);
 	polbin_writer_destroy(&w);
 	return rc;

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+#include "backends.h"
+#include "env_backend.h"
+#include "polbin.h"
+#include "seccomp_backend.h"
+#include "seccomp_validate.h"
+
+#include <linux/filter.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add(struct compiled *c, uint32_t type, uint32_t flags, uint8_t *data,
+	       size_t len)
+{
+	if (c->n >= BACKENDS_MAX) {
+		free(data);
+		return -1;
+	}
+	c->sec[c->n].type = type;
+	c->sec[c->n].flags = flags;
+	c->sec[c->n].data = data;
+	c->sec[c->n].len = len;
+	c->n++;
+	return 0;
+}
+
+static int seccomp(const struct ir_policy *p, struct compiled *c, char *err,
+		   size_t errlen)
+{
+	struct sock_filter *prog = NULL;
+	char why[512];
+	size_t n = 0;
+	int v;
+
+	if (seccomp_generate(p, &prog, &n, why, sizeof(why))) {
+		snprintf(err, errlen, "seccomp: %s", why);
+		return 2;
+	}
+	v = seccomp_validate(p, prog, n, why, sizeof(why));
+	if (v != 0) {
+		snprintf(err, errlen, "translation validation %s: %s",
+			 v == 1 ? "found a mismatch" : "could not finish", why);
+		free(prog);
+		return 3;
+	}
+	if (add(c, POLBIN_SEC_SECCOMP, POLBIN_F_CRITICAL, (uint8_t *)prog,
+		n * sizeof(*prog))) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
+}
+
+/* Layers the IR states that no backend of this polc compiles yet. */
+static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (p->fs.present || p->landlock.present)
+		strncat(buf, "fs(landlock) ", len - strlen(buf) - 1);
+	if (p->net.present)
+		strncat(buf, "net ", len - strlen(buf) - 1);
+	if (p->limits.present)
+		strncat(buf, "limits ", len - strlen(buf) - 1);
+	if (buf[0])
+		buf[strlen(buf) - 1] = '\0';
+}
+
+int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
+		     size_t errlen)
+{
+	char layers[128], why[256];
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (p->sys.present && (rc = seccomp(p, c, err, errlen)))
+		goto fail;
+	rc = 2;
+	if (env_section_build(p, &data, &len, why, sizeof(why))) {
+		snprintf(err, errlen, "env: %s", why);
+		goto fail;
+	}
+	if (add(c, POLBIN_SEC_ENV, POLBIN_F_CRITICAL, data, len))
+		goto full;
+	unenforced_layers(p, layers, sizeof(layers));
+	if (layers[0]) {
+		data = (uint8_t *)strdup(layers);
+		if (!data) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+		if (add(c, POLBIN_SEC_UNENFORCED, POLBIN_F_CRITICAL, data,
+			strlen(layers)))
+			goto full;
+	}
+	return 0;
+full:
+	snprintf(err, errlen, "too many sections");
+fail:
+	backends_free(c);
+	return rc;
+}
+
+void backends_free(struct compiled *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->sec[i].data);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct compiled_section *backends_find(const struct compiled *c,
+					     uint32_t type)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->sec[i].type == type)
+			return &c->sec[i];
+	return NULL;
+}

@@ -1,0 +1,1 @@
+# The Landlock backend, compiler side (issue 4).

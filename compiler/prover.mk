@@ -1,0 +1,1 @@
+# The prover: polc check --boundary and polc diff (issue 6).
