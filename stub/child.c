@@ -22,6 +22,8 @@
 #include "kernel.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,6 +50,51 @@ static void new_session(pid_t parent)
 }
 
 /*
+ * The signals whose disposition is not the default: SigIgn and SigCgt of
+ * /proc/self/status, bit N-1 for signal N. One read instead of a sigaction
+ * per signal, the larger part of what polexec adds to a command's start.
+ * Returns -1 when /proc cannot tell; then every signal is reset.
+ */
+static int non_default_signals(uint64_t *mask)
+{
+	static const char *const keys[] = {"\nSigIgn:\t", "\nSigCgt:\t"};
+	char buf[4096];
+	ssize_t n, got = 0;
+	unsigned k;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[got] = '\0';
+	*mask = 0;
+	for (k = 0; k < 2; k++) {
+		const char *p = strstr(buf, keys[k]);
+		uint64_t v = 0;
+		int i;
+
+		if (!p)
+			return -1;
+		p += strlen(keys[k]);
+		for (i = 0; i < 16; i++, p++) {
+			int d = *p >= '0' && *p <= '9'	 ? *p - '0'
+				: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+							 : -1;
+
+			if (d < 0)
+				return -1;
+			v = v << 4 | (uint64_t)d;
+		}
+		*mask |= v;
+	}
+	return 0;
+}
+
+/*
  * After it: every signal has its default disposition and none is blocked.
  * The parent blocked the forwarded signals around clone(); one that arrived
  * since is delivered now, with its default action, before execve.
@@ -55,13 +102,17 @@ static void new_session(pid_t parent)
 static void reset_signals(void)
 {
 	struct sigaction sa;
+	uint64_t mask = ~(uint64_t)0;
 	sigset_t none;
 	int sig;
 
+	if (non_default_signals(&mask) < 0)
+		mask = ~(uint64_t)0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < _NSIG; sig++) {
-		if (sig == SIGKILL || sig == SIGSTOP)
+	for (sig = 1; sig < _NSIG && sig <= 64; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP ||
+		    !(mask >> (sig - 1) & 1))
 			continue;
 		/* libc reserves a few real-time signals for itself. */
 		if (sigaction(sig, &sa, NULL) < 0 && errno != EINVAL)
