@@ -17,6 +17,32 @@
  *     name, value, dest }
  *   kind is POLBIN_ENV_*; value and dest hold `${VAR}` references that
  *   polexec binds at run time. A secret's value is the source file's path.
+ *
+ * LANDLOCK (POLBIN_SEC_LANDLOCK, critical): the ruleset polexec builds, a
+ *   pure function of the IR (compiler/landlock_backend.c). Bit values are
+ *   the kernel's own (LANDLOCK_ACCESS_FS_*, LANDLOCK_ACCESS_NET_*,
+ *   LANDLOCK_SCOPE_*; stub/landlock_compat.h). A 48-byte header:
+ *     u32 version        POLBIN_LL_VERSION
+ *     u32 abi_min        1..POLBIN_LL_MAX_ABI: the oldest ABI the policy
+ *                        accepts (under require, an older kernel refuses)
+ *     u32 mode           POLBIN_LL_BEST_EFFORT or POLBIN_LL_REQUIRE
+ *     u32 reserved       0
+ *     u64 handled_fs     within POLBIN_LL_FS_ALL
+ *     u64 handled_net    within POLBIN_LL_NET_ALL
+ *     u64 scoped         within POLBIN_LL_SCOPE_ALL
+ *     u32 nfs            0..POLBIN_LL_MAX_FS path rules
+ *     u32 nports         0..POLBIN_LL_MAX_PORTS port ranges
+ *   then nfs path rules, sorted by path bytes, paths unique:
+ *     { u64 access, u32 flags, u32 path_len, path[path_len] }
+ *     access: nonzero, within handled_fs; flags: POLBIN_LL_F_*;
+ *     path: 1..4095 bytes, "/", "~" or "${NAME}" followed by "/NAME"
+ *     components, none empty, "." or "..", no byte < 0x20 or 0x7f
+ *   then nports port ranges, sorted by (access, lo), not overlapping:
+ *     { u32 access, u16 lo, u16 hi }
+ *     access: exactly one bit of handled_net; lo <= hi; the ports of one
+ *     access sum to at most POLBIN_LL_MAX_PORTS (one kernel rule each)
+ *   and nothing after them. A handled net access with no range denies
+ *   every port; an access that is not handled leaves every port open.
  */
 #ifndef POLC_SECTIONS_H
 #define POLC_SECTIONS_H
@@ -29,6 +55,28 @@ enum polbin_meta_key {
 };
 
 #define POLBIN_SECCOMP_MAX_INSNS 4096
+
+#define POLBIN_LL_VERSION     1
+#define POLBIN_LL_HEADER_SIZE 48
+#define POLBIN_LL_MAX_ABI     64
+#define POLBIN_LL_MAX_FS      1024 /* = IR_MAX_FS */
+#define POLBIN_LL_MAX_PORTS   1024 /* per access, after expansion */
+#define POLBIN_LL_MAX_PATH    4095
+#define POLBIN_LL_FS_ALL      0xffffull /* ABI 1..5 rights */
+#define POLBIN_LL_NET_ALL     0x3ull	/* bind_tcp, connect_tcp */
+#define POLBIN_LL_SCOPE_ALL   0x3ull	/* abstract_unix_socket, signal */
+#define POLBIN_LL_NET_BIND    0x1u
+#define POLBIN_LL_NET_CONNECT 0x2u
+
+enum polbin_ll_mode {
+	POLBIN_LL_BEST_EFFORT = 0,
+	POLBIN_LL_REQUIRE = 1,
+};
+
+enum polbin_ll_flag {
+	POLBIN_LL_F_FOLLOW = 1u << 0, /* symlinks in the path may be followed */
+	POLBIN_LL_F_OPTIONAL = 1u << 1, /* a missing path is skipped */
+};
 
 enum polbin_env_kind {
 	POLBIN_ENV_PASS = 0,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "backends.h"
 #include "env_backend.h"
+#include "landlock_backend.h"
 #include "polbin.h"
 #include "seccomp_backend.h"
 #include "seccomp_validate.h"
@@ -52,13 +53,35 @@ static int seccomp(const struct ir_policy *p, struct compiled *c, char *err,
 	return 0;
 }
 
-/* Layers the IR states that no backend of this polc compiles yet. */
+/* The LANDLOCK section: fs grants, `net host` TCP ports, scopes. */
+static int landlock(const struct ir_policy *p, struct compiled *c, char *err,
+		    size_t errlen)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	char why[256];
+
+	if (landlock_section_build(p, &data, &len, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		return 2;
+	}
+	if (data && add(c, POLBIN_SEC_LANDLOCK, POLBIN_F_CRITICAL, data, len)) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Layers the IR states that no backend of this polc compiles yet. fs and
+ * landlock are the LANDLOCK section; `net host` needs nothing but its
+ * Landlock port rules (it shares the host's network by definition), so
+ * only `net none` and `net filtered` wait for the egress backend.
+ */
 static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (p->fs.present || p->landlock.present)
-		strncat(buf, "fs(landlock) ", len - strlen(buf) - 1);
-	if (p->net.present)
+	if (p->net.present && p->net.mode != IR_NET_HOST)
 		strncat(buf, "net ", len - strlen(buf) - 1);
 	if (p->limits.present)
 		strncat(buf, "limits ", len - strlen(buf) - 1);
@@ -76,6 +99,8 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 
 	memset(c, 0, sizeof(*c));
 	if (p->sys.present && (rc = seccomp(p, c, err, errlen)))
+		goto fail;
+	if ((rc = landlock(p, c, err, errlen)))
 		goto fail;
 	rc = 2;
 	if (env_section_build(p, &data, &len, why, sizeof(why))) {

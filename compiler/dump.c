@@ -124,6 +124,149 @@ static int dump_seccomp(const struct polbin_section *s, FILE *out)
 	return bpf_disasm(prog, n, out);
 }
 
+/* Landlock fs rights by bit, as the kernel (and the IR) numbers them. */
+static const char *const ll_fs[16] = {
+    "execute",	  "write_file",	 "read_file", "read_dir",
+    "remove_dir", "remove_file", "make_char", "make_dir",
+    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
+    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
+};
+
+static void ll_names(FILE *out, uint64_t bits, const char *const *names,
+		     unsigned n)
+{
+	const char *sep = "";
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (bits & (1ull << i)) {
+			fprintf(out, "%s%s", sep, names[i]);
+			sep = " ";
+		}
+	}
+	if (!*sep)
+		fputs("(none)", out);
+}
+
+static void ll_fs_names(FILE *out, uint64_t bits)
+{
+	ll_names(out, bits, ll_fs, 16);
+}
+
+/* The group spelling of a rule's rights, as LANGUAGE.md defines them. */
+static const char *ll_group(uint64_t r)
+{
+	const uint64_t ro = IR_FS_READ_FILE | IR_FS_READ_DIR;
+	const uint64_t rw = ro | IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR |
+			    IR_FS_REMOVE_FILE | IR_FS_MAKE_DIR |
+			    IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | IR_FS_MAKE_FIFO |
+			    IR_FS_MAKE_SYM | IR_FS_REFER | IR_FS_TRUNCATE;
+
+	if (r == ro)
+		return "ro";
+	if (r == (ro | IR_FS_EXECUTE))
+		return "rx";
+	if (r == rw)
+		return "rw";
+	if (r == (rw | IR_FS_EXECUTE))
+		return "rwx";
+	return NULL;
+}
+
+/* The LANDLOCK section (format in artifact/sections.h). */
+static int dump_landlock(const struct polbin_section *s, FILE *out)
+{
+	static const char *const net[] = {"bind_tcp", "connect_tcp"};
+	static const char *const scope[] = {"abstract_unix_socket", "signal"};
+	const uint8_t *d = s->data;
+	uint64_t fs, nt, sc;
+	uint32_t nfs, nports, i;
+	size_t off = POLBIN_LL_HEADER_SIZE;
+
+	if (s->len < POLBIN_LL_HEADER_SIZE ||
+	    polbin_le32(d) != POLBIN_LL_VERSION || polbin_le32(d + 8) > 1)
+		return -1;
+	fs = polbin_le64(d + 16);
+	nt = polbin_le64(d + 24);
+	sc = polbin_le64(d + 32);
+	nfs = polbin_le32(d + 40);
+	nports = polbin_le32(d + 44);
+	if (fs & ~POLBIN_LL_FS_ALL || nt & ~POLBIN_LL_NET_ALL ||
+	    sc & ~POLBIN_LL_SCOPE_ALL || nfs > POLBIN_LL_MAX_FS)
+		return -1;
+	fprintf(out, "  requires Landlock ABI >= %u, %s\n", polbin_le32(d + 4),
+		polbin_le32(d + 8) ? "require (an older kernel refuses)"
+				   : "best_effort (drops what the kernel "
+				     "lacks)");
+	fputs("  handled fs: ", out);
+	ll_fs_names(out, fs);
+	fputs("\n  handled net: ", out);
+	ll_names(out, nt, net, 2);
+	fputs("\n  scoped: ", out);
+	ll_names(out, sc, scope, 2);
+	fputs("\n  ABI each needs: refer 2, truncate 3, bind_tcp connect_tcp "
+	      "4, ioctl_dev 5, scopes 6; the rest 1\n",
+	      out);
+	fprintf(out, "  path rules: %u\n", nfs);
+	for (i = 0; i < nfs; i++) {
+		uint64_t acc;
+		uint32_t flags, plen;
+		const char *g;
+
+		if (s->len - off < 16)
+			return -1;
+		acc = polbin_le64(d + off);
+		flags = polbin_le32(d + off + 8);
+		plen = polbin_le32(d + off + 12);
+		off += 16;
+		if (plen > s->len - off || acc & ~fs ||
+		    flags &
+			~(uint32_t)(POLBIN_LL_F_FOLLOW | POLBIN_LL_F_OPTIONAL))
+			return -1;
+		fputs("    ", out);
+		put_clean(out, d + off, plen);
+		fputs(": ", out);
+		ll_fs_names(out, acc);
+		if ((g = ll_group(acc)))
+			fprintf(out, " [%s]", g);
+		if (flags & POLBIN_LL_F_OPTIONAL)
+			fputs(" (optional)", out);
+		if (flags & POLBIN_LL_F_FOLLOW)
+			fputs(" (follow)", out);
+		fputc('\n', out);
+		off += plen;
+	}
+	fprintf(out, "  port rules: %u range(s)", nports);
+	if (!nt)
+		fputs(", no TCP port restricted", out);
+	fputc('\n', out);
+	for (i = 0; i < nports; i++) {
+		uint32_t acc;
+		uint16_t lo, hi;
+
+		if (s->len - off < 8)
+			return -1;
+		acc = polbin_le32(d + off);
+		lo = polbin_le16(d + off + 4);
+		hi = polbin_le16(d + off + 6);
+		off += 8;
+		if ((acc != POLBIN_LL_NET_BIND &&
+		     acc != POLBIN_LL_NET_CONNECT) ||
+		    !(acc & nt) || lo > hi)
+			return -1;
+		if (lo == hi)
+			fprintf(out, "    %s %u\n", net[acc - 1], lo);
+		else
+			fprintf(out, "    %s %u-%u\n", net[acc - 1], lo, hi);
+	}
+	for (i = 0; i < 2; i++)
+		if (nt & (1u << i))
+			fprintf(out,
+				"    %s: every port not listed is denied\n",
+				net[i]);
+	return off == s->len ? 0 : -1;
+}
+
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen)
 {
@@ -163,6 +306,9 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			break;
 		case POLBIN_SEC_ENV:
 			rc = dump_env(s, out);
+			break;
+		case POLBIN_SEC_LANDLOCK:
+			rc = dump_landlock(s, out);
 			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "

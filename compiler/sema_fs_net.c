@@ -8,8 +8,13 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct {
 	const char *name;
@@ -125,7 +130,7 @@ static int fs_right(const struct ast_word *w, uint32_t *bits)
 }
 
 static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
-		   uint32_t flags)
+		   uint32_t flags, const struct ast_word *waiver)
 {
 	char *path = normalize_path(s, w);
 	size_t i;
@@ -162,13 +167,20 @@ static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
 	s->fs[s->nfs].rule.rights = rights;
 	s->fs[s->nfs].rule.flags = flags;
 	s->fs[s->nfs].loc = w->loc;
+	s->fs[s->nfs].waived = waiver != NULL;
+	if (waiver)
+		s->fs[s->nfs].waiver = waiver->loc;
 	s->nfs++;
 }
 
-/* ro|rx|rw|rwx [optional] [follow] PATH...;  allow RIGHT... on ... PATH... */
+/*
+ * ro|rx|rw|rwx [optional] [follow] [unsafe] PATH...
+ * allow RIGHT... on [optional] [follow] [unsafe] PATH...
+ * A flag word applies to the paths after it in the statement.
+ */
 static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 {
-	const struct ast_word *k = &st->words[0];
+	const struct ast_word *k = &st->words[0], *waiver = NULL, *flag = NULL;
 	uint32_t rights = 0, flags = 0;
 	size_t i = 1;
 	int paths = 0;
@@ -216,17 +228,27 @@ static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 
 		if (w->kind == AST_WORD && !strcmp(w->text, "optional")) {
 			flags |= IR_FS_OPTIONAL;
+			flag = w;
 		} else if (w->kind == AST_WORD && !strcmp(w->text, "follow")) {
 			flags |= IR_FS_FOLLOW;
+			flag = w;
+		} else if (w->kind == AST_WORD && !strcmp(w->text, "unsafe")) {
+			waiver = flag = w;
 		} else if (w->kind == AST_WORD || w->kind == AST_STRING) {
-			fs_add(s, w, rights, flags);
+			fs_add(s, w, rights, flags, waiver);
 			paths++;
+			flag = NULL;
 		} else {
 			diag_error(s->d, w->loc, "expected a path");
 		}
 	}
 	if (!paths)
 		diag_error(s->d, st->loc, "no path given");
+	else if (flag)
+		diag_error(s->d, flag->loc,
+			   "'%s' applies to the paths after it, and none "
+			   "follows",
+			   flag->text);
 }
 
 void sema_fs(struct sema *s, const struct ast_stmt *st)
@@ -450,8 +472,13 @@ static void net_entry_stmt(struct sema *s, const struct ast_stmt *st,
 		diag_error(s->d, st->loc, "no address given");
 }
 
+/*
+ * PORTS... for loopback, or for connect and bind (landlock set): each of
+ * those becomes one kernel rule per port, so a range is capped; `*` (every
+ * port) leaves the direction unrestricted instead.
+ */
 static void ports_stmt(struct sema *s, const struct ast_stmt *st,
-		       struct range_list *l)
+		       struct range_list *l, int landlock)
 {
 	size_t i, j;
 
@@ -464,6 +491,16 @@ static void ports_stmt(struct sema *s, const struct ast_stmt *st,
 
 		if (sema_ports(s, w, w->text, &r))
 			continue;
+		if (landlock && !(r.lo == 0 && r.hi == 65535) &&
+		    (unsigned)r.hi - r.lo + 1 > SEMA_MAX_LL_PORTS) {
+			diag_error(s->d, w->loc,
+				   "port range %u-%u is %u Landlock rules, one "
+				   "per port; at most %d per direction (write "
+				   "'*' for every port)",
+				   r.lo, r.hi, (unsigned)r.hi - r.lo + 1,
+				   SEMA_MAX_LL_PORTS);
+			continue;
+		}
 		for (j = 0; j < l->n; j++) {
 			if (l->v[j].r.lo == r.lo && l->v[j].r.hi == r.hi) {
 				sema_dup(s, w->loc, l->v[j].loc, "port",
@@ -525,11 +562,11 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 		} else if (mode == IR_NET_FILTERED && !strcmp(k, "deny")) {
 			net_entry_stmt(s, c, IR_NET_DENY);
 		} else if (mode != IR_NET_HOST && !strcmp(k, "loopback")) {
-			ports_stmt(s, c, &s->loopback);
+			ports_stmt(s, c, &s->loopback, 0);
 		} else if (mode == IR_NET_HOST && !strcmp(k, "connect")) {
-			ports_stmt(s, c, &s->connect);
+			ports_stmt(s, c, &s->connect, 1);
 		} else if (mode == IR_NET_HOST && !strcmp(k, "bind")) {
-			ports_stmt(s, c, &s->bind);
+			ports_stmt(s, c, &s->bind, 1);
 		} else if (!strcmp(k, "allow") || !strcmp(k, "deny") ||
 			   !strcmp(k, "loopback") || !strcmp(k, "connect") ||
 			   !strcmp(k, "bind")) {
@@ -560,10 +597,270 @@ static int move_ranges(struct range_list *l, struct ir_port_range **out,
 	return 0;
 }
 
+/* ---- lints over the whole policy (docs/LANDLOCK.md) -------------------- */
+
+#define FS_WRITE                                                               \
+	(IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR | IR_FS_REMOVE_FILE |             \
+	 IR_FS_MAKE_CHAR | IR_FS_MAKE_DIR | IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | \
+	 IR_FS_MAKE_FIFO | IR_FS_MAKE_BLOCK | IR_FS_MAKE_SYM | IR_FS_REFER |   \
+	 IR_FS_TRUNCATE)
+
+/*
+ * The folders a write grant must not name unless waived: what the grant
+ * would expose, or NULL. The list is fixed, not taken from the build
+ * machine, so a policy compiles the same everywhere; polexec checks
+ * ${VAR} paths against the caller's real home when it binds them.
+ */
+static const char *dangerous_write(const char *path)
+{
+	if (!strcmp(path, "/"))
+		return "the root of the filesystem";
+	if (!strcmp(path, "~") || !strcmp(path, "${HOME}"))
+		return "the home folder";
+	if (!strcmp(path, "/home"))
+		return "the folder of every user's home";
+	if (!strcmp(path, "/root"))
+		return "root's home folder";
+	if (!strncmp(path, "/home/", 6) && !strchr(path + 6, '/'))
+		return "a user's home folder";
+	return NULL;
+}
+
+/* Write access to /, a home folder or an ancestor: an error unless waived. */
+static void lint_writes(struct sema *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfs; i++) {
+		const struct fs_src *f = &s->fs[i];
+		const char *why = f->rule.rights & FS_WRITE
+				      ? dangerous_write(f->rule.path)
+				      : NULL;
+
+		if (why && !f->waived)
+			diag_error(s->d, f->loc,
+				   "write access to '%s', %s: the box could "
+				   "change or plant any file there; grant "
+				   "narrower folders, or write 'unsafe' before "
+				   "the path to waive this check",
+				   f->rule.path, why);
+		else if (!why && f->waived)
+			diag_error(
+			    s->d, f->waiver,
+			    "'unsafe' waives nothing for '%s': it is not "
+			    "write access to /, /home, /root, a home "
+			    "folder (~, ${HOME}, /home/NAME)%s",
+			    f->rule.path,
+			    f->rule.path[0] == '$' && f->rule.rights & FS_WRITE
+				? "; a ${VAR} is checked by polexec when "
+				  "it binds it, and no waiver reaches "
+				  "that check"
+				: "");
+	}
+}
+
+static const char *const secret_names[] = {
+    ".ssh",    ".aws", ".gnupg", ".kube",
+    ".docker", ".env", ".netrc", ".git-credentials",
+};
+
+struct secrets {
+	char list[600];
+	unsigned n;
+};
+
+/* Looks for the credential names directly inside dir (absolute). */
+static void scan_secrets(const char *dir, struct secrets *found)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(secret_names) / sizeof(*secret_names); i++) {
+		char path[PATH_MAX];
+		struct stat st;
+		size_t used = strlen(found->list);
+		int n = snprintf(path, sizeof(path), "%s%s%s", dir,
+				 strcmp(dir, "/") ? "/" : "", secret_names[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(path) ||
+		    fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (found->n++ < 3)
+			snprintf(found->list + used, sizeof(found->list) - used,
+				 "%s%s", used ? ", " : "", path);
+	}
+}
+
+/*
+ * The folder a read grant names on this machine: a literal path as it is,
+ * ~ and ${HOME} with polc's own HOME; other variables are unknown here.
+ */
+static int build_machine_path(const char *path, const char *home, char *out,
+			      size_t len)
+{
+	const char *rest;
+	int n;
+
+	if (path[0] == '/')
+		home = "", rest = path;
+	else if (path[0] == '~')
+		rest = path + 1;
+	else if (!strncmp(path, "${HOME}", 7))
+		rest = path + 7;
+	else
+		return -1;
+	if (!home || (path[0] != '/' && home[0] != '/'))
+		return -1;
+	n = snprintf(out, len, "%s%s", home, rest);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/*
+ * A warning when a readable granted folder holds credentials on the build
+ * machine: looked for directly inside it, inside each of its first
+ * SEMA_SECRET_SCAN subfolders, and inside polc's HOME when the folder is a
+ * farther ancestor of it. Bounded, and only stat() calls: nothing is read.
+ */
+static void lint_secrets(struct sema *s)
+{
+	const char *home = getenv("HOME");
+	size_t i;
+
+	for (i = 0; i < s->nfs; i++) {
+		const struct fs_src *f = &s->fs[i];
+		struct secrets found = {"", 0};
+		char dir[PATH_MAX], more[32] = "";
+		struct dirent *e;
+		size_t dlen;
+		unsigned seen = 0;
+		DIR *d;
+
+		if (!(f->rule.rights & (IR_FS_READ_FILE | IR_FS_READ_DIR)) ||
+		    build_machine_path(f->rule.path, home, dir, sizeof(dir)))
+			continue;
+		d = opendir(dir);
+		if (!d)
+			continue;
+		scan_secrets(dir, &found);
+		while (seen++ < SEMA_SECRET_SCAN && (e = readdir(d))) {
+			char sub[PATH_MAX];
+			struct stat st;
+			int n;
+
+			if (e->d_name[0] == '.' &&
+			    (!e->d_name[1] ||
+			     (e->d_name[1] == '.' && !e->d_name[2])))
+				continue;
+			n = snprintf(sub, sizeof(sub), "%s%s%s", dir,
+				     strcmp(dir, "/") ? "/" : "", e->d_name);
+			if (n < 0 || (size_t)n >= sizeof(sub) ||
+			    fstatat(AT_FDCWD, sub, &st, AT_SYMLINK_NOFOLLOW) ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+			scan_secrets(sub, &found);
+		}
+		closedir(d);
+		/* HOME two or more levels down was not reached above. */
+		dlen = strcmp(dir, "/") ? strlen(dir) : 0;
+		if (home && home[0] == '/' && !strncmp(home, dir, dlen) &&
+		    home[dlen] == '/' && strchr(home + dlen + 1, '/'))
+			scan_secrets(home, &found);
+		if (found.n > 3)
+			snprintf(more, sizeof(more), " and %u more",
+				 found.n - 3);
+		if (found.n)
+			diag_warning(s->d, f->loc,
+				     "'%s' is readable in the box, and on this "
+				     "machine it holds %s%s: credentials the "
+				     "box could read; grant narrower folders",
+				     f->rule.path, found.list, more);
+	}
+}
+
+static int range_src_cmp(const void *a, const void *b)
+{
+	const struct range_src *x = a, *y = b;
+
+	return x->r.lo != y->r.lo ? (x->r.lo < y->r.lo ? -1 : 1)
+				  : (x->r.hi > y->r.hi) - (x->r.hi < y->r.hi);
+}
+
+/* The ports of one Landlock direction, overlaps merged, within the cap. */
+static void lint_port_total(struct sema *s, const struct range_list *l,
+			    const char *dir)
+{
+	struct range_src *v;
+	unsigned long total = 0;
+	uint32_t hi = 0;
+	size_t i;
+
+	if (l->n < 2)
+		return;
+	v = malloc(l->n * sizeof(*v));
+	if (!v) {
+		s->oom = 1;
+		return;
+	}
+	memcpy(v, l->v, l->n * sizeof(*v));
+	qsort(v, l->n, sizeof(*v), range_src_cmp);
+	if (v[0].r.lo == 0) {
+		/* maybe every port: then the direction is not restricted */
+		uint32_t reach = v[0].r.hi;
+
+		for (i = 1; i < l->n && v[i].r.lo <= reach + 1; i++)
+			if (v[i].r.hi > reach)
+				reach = v[i].r.hi;
+		if (reach == 65535) {
+			free(v);
+			return;
+		}
+	}
+	for (i = 0; i < l->n; i++) {
+		uint32_t lo = i && v[i].r.lo <= hi ? hi + 1 : v[i].r.lo;
+
+		if (v[i].r.hi >= lo)
+			total += v[i].r.hi - lo + 1;
+		if (!i || v[i].r.hi > hi)
+			hi = v[i].r.hi;
+		if (total > SEMA_MAX_LL_PORTS) {
+			diag_error(s->d, v[i].loc,
+				   "the %s ports reach %lu Landlock rules, one "
+				   "per port; at most %d per direction",
+				   dir, total, SEMA_MAX_LL_PORTS);
+			break;
+		}
+	}
+	free(v);
+}
+
+/* `require` below ABI 4 drops `net host` port rules on older kernels. */
+static void lint_landlock_abi(struct sema *s)
+{
+	const struct ir_policy *p = s->p;
+
+	if (!s->landlock.set || p->landlock.mode != IR_LL_REQUIRE ||
+	    p->landlock.abi_min >= 4 || !p->net.present ||
+	    p->net.mode != IR_NET_HOST || !(s->connect.n || s->bind.n))
+		return;
+	diag_warning(s->d, s->landlock.loc,
+		     "'net host' port rules need Landlock ABI 4, but this "
+		     "requires only ABI %u: on a kernel with ABI %u..3 "
+		     "polexec runs without them (degraded); write 'abi >= 4' "
+		     "to refuse such kernels",
+		     p->landlock.abi_min, p->landlock.abi_min);
+}
+
 int sema_finish_fs_net_env(struct sema *s)
 {
 	struct ir_policy *p = s->p;
 	size_t i;
+
+	lint_writes(s);
+	lint_secrets(s);
+	lint_port_total(s, &s->connect, "connect");
+	lint_port_total(s, &s->bind, "bind");
+	lint_landlock_abi(s);
+	if (s->oom)
+		return -1;
 
 	if (s->nfs) {
 		p->fs.rules = calloc(s->nfs, sizeof(*p->fs.rules));

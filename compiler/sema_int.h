@@ -10,7 +10,9 @@
 
 #include <stdint.h>
 
-#define SEMA_MAX_EXPANSION 256 /* rules one statement may expand into */
+#define SEMA_MAX_EXPANSION 256	/* rules one statement may expand into */
+#define SEMA_MAX_LL_PORTS  1024 /* Landlock port rules per direction */
+#define SEMA_SECRET_SCAN   256	/* entries of a granted folder looked into */
 #define SEMA_MAX_USE_DEPTH 8
 
 /* A setting that may be given once, and where it was. */
@@ -28,6 +30,9 @@ struct sys_rule_src {
 struct fs_src {
 	struct ir_fs_rule rule;
 	struct loc loc;
+	/* `unsafe` before the path: waives the dangerous-write error */
+	int waived;
+	struct loc waiver;
 };
 
 struct net_src {

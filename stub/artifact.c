@@ -6,9 +6,9 @@
  * decoded with its own checks. Any defect is a refusal before anything runs.
  *
  * The sections this polexec implements. A critical section not listed here
- * (landlock, nft, limits, or a marker polc adds for a layer it could not
- * compile) stops the run: a layer the policy asks for is never silently
- * skipped and presented as enforced.
+ * (nft, limits, or a marker polc adds for a layer it could not compile)
+ * stops the run: a layer the policy asks for is never silently skipped and
+ * presented as enforced.
  */
 #include "polexec.h"
 #include "kernel.h"
@@ -27,6 +27,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_META,
     POLBIN_SEC_SECCOMP,
     POLBIN_SEC_ENV,
+    POLBIN_SEC_LANDLOCK,
     POLBIN_SEC_IR, /* read by polc dump and the prover, not by polexec */
     0,
 };
@@ -354,6 +355,169 @@ static void decode_env(struct policy *p)
 			    p->env[i].name);
 }
 
+/*
+ * A rule path as polc writes it: "/", "~" or "${NAME}", then "/NAME"
+ * components, none empty, "." or "..", no control character. The prover's
+ * path model and the paths polexec opens are these strings.
+ */
+static int ll_path_ok(const char *s)
+{
+	const char *end;
+
+	if (*s == '~') {
+		s++;
+	} else if (s[0] == '$' && s[1] == '{') {
+		end = strchr(s, '}');
+		if (!end || !valid_identifier(s + 2, (size_t)(end - s - 2)))
+			return 0;
+		s = end + 1;
+	} else if (s[0] == '/' && !s[1]) {
+		return 1;
+	} else if (*s != '/') {
+		return 0;
+	}
+	while (*s) {
+		size_t n;
+
+		if (*s++ != '/')
+			return 0;
+		n = strcspn(s, "/");
+		if (!n || (n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		for (; n; n--, s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				return 0;
+	}
+	return 1;
+}
+
+/* One path rule at `off`: { u64 access, u32 flags, u32 len, path }. */
+static size_t decode_ll_rule(const struct polbin_section *s, size_t off,
+			     uint32_t i, struct ll_spec *l)
+{
+	struct ll_rule *r = &l->fs[i];
+	uint32_t len;
+
+	if (s->len - off < 16)
+		die("artifact: landlock: path rule %u: truncated", i);
+	r->access = polbin_le64(s->data + off);
+	r->flags = polbin_le32(s->data + off + 8);
+	len = polbin_le32(s->data + off + 12);
+	off += 16;
+	if (!r->access || r->access & ~l->handled_fs)
+		die("artifact: landlock: path rule %u: rights 0x%llx are not "
+		    "a nonempty part of the handled 0x%llx",
+		    i, (unsigned long long)r->access,
+		    (unsigned long long)l->handled_fs);
+	if (r->flags & ~(uint32_t)(POLBIN_LL_F_FOLLOW | POLBIN_LL_F_OPTIONAL))
+		die("artifact: landlock: path rule %u: unknown flags 0x%x", i,
+		    r->flags);
+	if (len == 0 || len > POLBIN_LL_MAX_PATH || len > s->len - off)
+		die("artifact: landlock: path rule %u: length %u is 0, over "
+		    "%d, or runs past the section",
+		    i, len, POLBIN_LL_MAX_PATH);
+	r->path = take_string(s->data + off, len, POLBIN_LL_MAX_PATH,
+			      "landlock path");
+	if (!ll_path_ok(r->path)) {
+		strip_controls(r->path);
+		die("artifact: landlock: path rule %u: '%s' is not a "
+		    "normalized path",
+		    i, r->path);
+	}
+	if (i && strcmp(l->fs[i - 1].path, r->path) >= 0)
+		die("artifact: landlock: path rule %u: not sorted after the "
+		    "one before, or a duplicate",
+		    i);
+	return off + len;
+}
+
+/*
+ * Phase 3d: LANDLOCK. After it, p->ll holds a requirement in range, handled
+ * sets within what this polexec knows, at most POLEXEC_MAX_LL_FS path rules
+ * (sorted, unique, normalized paths, rights within the handled set) and
+ * port ranges (sorted, disjoint, each of one handled access, at most
+ * POLEXEC_MAX_LL_PORTS ports per access), and no trailing bytes.
+ */
+static void decode_landlock(struct policy *p)
+{
+	const struct polbin_section *s =
+	    polbin_find(&p->pb, POLBIN_SEC_LANDLOCK);
+	struct ll_spec *l = &p->ll;
+	uint32_t i, ports[3] = {0, 0, 0};
+	size_t off = POLBIN_LL_HEADER_SIZE;
+	const uint8_t *d;
+
+	if (!s)
+		return;
+	d = s->data;
+	if (!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: landlock: section is not marked critical");
+	if (s->len < POLBIN_LL_HEADER_SIZE)
+		die("artifact: landlock: truncated header (%u bytes, expected "
+		    "%d)",
+		    s->len, POLBIN_LL_HEADER_SIZE);
+	if (polbin_le32(d) != POLBIN_LL_VERSION)
+		die("artifact: landlock: format version %u, this polexec reads "
+		    "%d",
+		    polbin_le32(d), POLBIN_LL_VERSION);
+	l->abi_min = polbin_le32(d + 4);
+	l->mode = polbin_le32(d + 8);
+	l->handled_fs = polbin_le64(d + 16);
+	l->handled_net = polbin_le64(d + 24);
+	l->scoped = polbin_le64(d + 32);
+	l->nfs = polbin_le32(d + 40);
+	l->nports = polbin_le32(d + 44);
+	if (l->abi_min < 1 || l->abi_min > POLBIN_LL_MAX_ABI ||
+	    l->mode > POLBIN_LL_REQUIRE || polbin_le32(d + 12))
+		die("artifact: landlock: requirement out of range (ABI %u, "
+		    "mode %u, reserved %u)",
+		    l->abi_min, l->mode, polbin_le32(d + 12));
+	if (l->handled_fs & ~POLBIN_LL_FS_ALL ||
+	    l->handled_net & ~POLBIN_LL_NET_ALL ||
+	    l->scoped & ~POLBIN_LL_SCOPE_ALL)
+		die("artifact: landlock: unknown handled rights or scopes");
+	if (!l->handled_fs && !l->handled_net && !l->scoped)
+		die("artifact: landlock: the ruleset handles nothing");
+	if (l->nfs > POLEXEC_MAX_LL_FS || l->nports > 2 * POLEXEC_MAX_LL_PORTS)
+		die("artifact: landlock: %u path rules and %u port ranges, the "
+		    "limits are %d and %d",
+		    l->nfs, l->nports, POLEXEC_MAX_LL_FS,
+		    2 * POLEXEC_MAX_LL_PORTS);
+	l->fs = xcalloc(l->nfs, sizeof(*l->fs));
+	l->ports = xcalloc(l->nports, sizeof(*l->ports));
+	for (i = 0; i < l->nfs; i++)
+		off = decode_ll_rule(s, off, i, l);
+	for (i = 0; i < l->nports; i++) {
+		struct ll_range *r = &l->ports[i], *prev = i ? r - 1 : NULL;
+
+		if (s->len - off < 8)
+			die("artifact: landlock: port range %u: truncated", i);
+		r->access = polbin_le32(d + off);
+		r->lo = polbin_le16(d + off + 4);
+		r->hi = polbin_le16(d + off + 6);
+		off += 8;
+		if ((r->access != POLBIN_LL_NET_BIND &&
+		     r->access != POLBIN_LL_NET_CONNECT) ||
+		    !(r->access & l->handled_net) || r->lo > r->hi)
+			die("artifact: landlock: port range %u: access %u or "
+			    "ports %u-%u out of range",
+			    i, r->access, r->lo, r->hi);
+		if (prev && (prev->access > r->access ||
+			     (prev->access == r->access && prev->hi >= r->lo)))
+			die("artifact: landlock: port range %u: not sorted "
+			    "after the one before, or overlapping it",
+			    i);
+		ports[r->access] += (uint32_t)r->hi - r->lo + 1;
+		if (ports[r->access] > POLEXEC_MAX_LL_PORTS)
+			die("artifact: landlock: more than %d %s ports",
+			    POLEXEC_MAX_LL_PORTS, ll_net_names[r->access - 1]);
+	}
+	if (off != s->len)
+		die("artifact: landlock: %zu trailing bytes", s->len - off);
+	l->present = 1;
+}
+
 void artifact_load(const char *path, struct policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -362,4 +526,5 @@ void artifact_load(const char *path, struct policy *p)
 	decode_meta(p);
 	decode_seccomp(p);
 	decode_env(p);
+	decode_landlock(p);
 }

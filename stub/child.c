@@ -9,8 +9,10 @@
  *   signals reset        no inherited ignored signal or blocked mask
  *   command lookup       in the box's PATH, before anything is locked down
  *   capabilities dropped all of them, so a root caller's box is not root
- *   no_new_privs         no setuid gain across execve; seccomp needs it
- *   stray fds closed     only 0, 1 and 2 reach the box
+ *   no_new_privs         no setuid gain across execve; Landlock and
+ *                        seccomp need it
+ *   Landlock             the ruleset the parent built (landlock.c)
+ *   stray fds closed     only 0, 1 and 2 reach the box (the ruleset's too)
  *   seccomp              last, so the filter only has to allow execve
  *   execve               with the environment built from the policy
  *
@@ -269,8 +271,8 @@ static void install_seccomp(const struct policy *p)
 	}
 }
 
-_Noreturn void child_exec(const struct policy *p, char *const envp[],
-			  char *const argv[], pid_t parent)
+_Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
+			  char *const envp[], char *const argv[], pid_t parent)
 {
 	char found[PATH_MAX];
 	const char *path;
@@ -280,6 +282,7 @@ _Noreturn void child_exec(const struct policy *p, char *const envp[],
 	path = lookup(argv[0], envp, found, sizeof(found));
 	drop_capabilities();
 	set_no_new_privs();
+	landlock_restrict(ll);
 	close_stray_fds();
 	install_seccomp(p);
 	execve(path, argv, envp);

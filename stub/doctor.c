@@ -20,6 +20,11 @@
 #include <unistd.h>
 
 #include <linux/netlink.h>
+#include <linux/openat2.h>
+
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
 
 enum probe_result {
 	PROBE_FOUND,
@@ -96,7 +101,33 @@ static enum probe_result probe_landlock(char *d, size_t len)
 					   : "");
 		return PROBE_MISSING;
 	}
-	snprintf(d, len, "ABI %d", abi);
+	/* What each ABI brought, newest last (landlock.c strips the rest). */
+	snprintf(d, len, "ABI %d: fs rights%s%s%s%s%s%s", abi,
+		 abi >= 2 ? " +refer" : "", abi >= 3 ? " +truncate" : "",
+		 abi >= 5 ? " +ioctl_dev" : "",
+		 abi >= 4 ? "; TCP bind/connect ports" : "; no TCP ports",
+		 abi >= 6 ? "; scopes abstract_unix_socket signal"
+			  : "; no scopes",
+		 abi >= 7 ? "; audit log flags" : "");
+	return PROBE_FOUND;
+}
+
+/* Rule paths are opened with RESOLVE_NO_SYMLINKS (landlock.c). */
+static enum probe_result probe_openat2(char *d, size_t len)
+{
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+			       .resolve = RESOLVE_NO_SYMLINKS};
+	int fd = (int)syscall(__NR_openat2, AT_FDCWD, "/", &how, sizeof(how));
+
+	if (fd < 0) {
+		snprintf(d, len,
+			 "%s: Landlock rule paths are walked one component "
+			 "at a time instead",
+			 strerror(errno));
+		return PROBE_MISSING;
+	}
+	close(fd);
+	snprintf(d, len, "RESOLVE_NO_SYMLINKS for Landlock rule paths");
 	return PROBE_FOUND;
 }
 
@@ -199,9 +230,10 @@ static enum probe_result probe_nft(char *d, size_t len)
 }
 
 static const struct probe probes[] = {
-    {"seccomp", probe_seccomp},	  {"no_new_privs", probe_nnp},
-    {"landlock", probe_landlock}, {"user namespaces", probe_userns},
-    {"cgroups", probe_cgroup},	  {"nftables", probe_nft},
+    {"seccomp", probe_seccomp},	       {"no_new_privs", probe_nnp},
+    {"landlock", probe_landlock},      {"openat2", probe_openat2},
+    {"user namespaces", probe_userns}, {"cgroups", probe_cgroup},
+    {"nftables", probe_nft},
 };
 
 int doctor(void)

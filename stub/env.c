@@ -56,17 +56,22 @@ static const char *caller_env(const char *name, size_t len)
 	return NULL;
 }
 
-static const char *bind(const struct vars *vars, const char *name, size_t len,
-			const char *entry)
+const char *vars_lookup(const struct vars *vars, const char *name, size_t len)
 {
-	const char *v;
 	uint32_t i;
 
 	for (i = 0; i < vars->n; i++)
 		if (vars->v[i].name_len == len &&
 		    memcmp(vars->v[i].name, name, len) == 0)
 			return vars->v[i].value;
-	v = caller_env(name, len);
+	return caller_env(name, len);
+}
+
+static const char *bind(const struct vars *vars, const char *name, size_t len,
+			const char *entry)
+{
+	const char *v = vars_lookup(vars, name, len);
+
 	if (!v)
 		die("env: %s: variable ${%.*s} is not bound: give --var "
 		    "%.*s=VALUE or set it in polexec's environment",

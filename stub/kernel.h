@@ -67,9 +67,9 @@ static inline int sys_close_range(unsigned int first, unsigned int last,
 	return (int)syscall(__NR_close_range, first, last, flags);
 }
 
-static inline int
-sys_landlock_create_ruleset(const struct landlock_ruleset_attr *const attr,
-			    const size_t size, const __u32 flags)
+/* attr: struct polc_landlock_ruleset_attr (landlock_compat.h), or NULL. */
+static inline int sys_landlock_create_ruleset(const void *attr, size_t size,
+					      __u32 flags)
 {
 	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);
 }

@@ -8,6 +8,8 @@
  *   protect_self     polexec's own memory and environment out of reach
  *   record_open      the run record's file, before anything runs
  *   artifact_load    the artifact, validated as hostile input (artifact.c)
+ *   landlock_prepare the kernel's Landlock ABI against the policy's; the
+ *                    rule paths opened, the ruleset built (landlock.c)
  *   decide_layers    what will be enforced, and refusal of what cannot be
  *   env_build        the box's environment, variables bound (env.c)
  *   run              clone; the child narrows and execs (child.c); the
@@ -128,9 +130,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 
 /*
  * After it: each layer has its tier. This polexec enforces seccomp (when
- * the policy has a syscalls block) and the environment; landlock, net and
- * limits sections were refused by artifact_load, so they are off here. With
- * --require-enforced, a degraded layer is a refusal.
+ * the policy has a syscalls block), Landlock (its tier set by
+ * landlock_prepare) and the environment; nft and limits sections were
+ * refused by artifact_load, so they are off here (`net host` shares the
+ * host's network: off). With --require-enforced, a degraded layer is a
+ * refusal.
  */
 static void decide_layers(const struct policy *p, struct record *r,
 			  int require_enforced)
@@ -138,7 +142,6 @@ static void decide_layers(const struct policy *p, struct record *r,
 	int l;
 
 	r->layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
-	r->layers[LAYER_LANDLOCK].tier = TIER_OFF;
 	r->layers[LAYER_NET].tier = TIER_OFF;
 	r->layers[LAYER_LIMITS].tier = TIER_OFF;
 	r->layers[LAYER_ENV].tier = TIER_ENFORCED;
@@ -229,6 +232,7 @@ static int wait_box(pid_t pid, const sigset_t *set)
 
 struct child_args {
 	const struct policy *p;
+	const struct ll_run *ll;
 	char **envp, **argv;
 	pid_t parent;
 };
@@ -237,7 +241,7 @@ static int child_main(void *arg)
 {
 	const struct child_args *a = arg;
 
-	child_exec(a->p, a->envp, a->argv, a->parent);
+	child_exec(a->p, a->ll, a->envp, a->argv, a->parent);
 }
 
 /*
@@ -253,9 +257,10 @@ static int child_main(void *arg)
 static char child_stack[64 << 10] __attribute__((aligned(16)));
 
 /* After it: the command ran and ended; returns polexec's exit code. */
-static int run(const struct policy *p, char **envp, char **argv)
+static int run(const struct policy *p, const struct ll_run *ll, char **envp,
+	       char **argv)
 {
-	struct child_args ca = {p, envp, argv, getpid()};
+	struct child_args ca = {p, ll, envp, argv, getpid()};
 	sigset_t set;
 	int status, code;
 	pid_t pid;
@@ -266,6 +271,11 @@ static int run(const struct policy *p, char **envp, char **argv)
 	if (pid < 0)
 		die_with_error("run: clone");
 	box_pid = pid;
+	/* The child has exec'd (CLONE_VFORK): our copy is of no more use. */
+	if (ll->ruleset_fd >= 0 && close(ll->ruleset_fd) < 0) {
+		kill(pid, SIGKILL);
+		die_with_error("run: close(ruleset)");
+	}
 	if (sigprocmask(SIG_UNBLOCK, &set, NULL) < 0) {
 		kill(pid, SIGKILL);
 		die_with_error("run: sigprocmask(SIG_UNBLOCK)");
@@ -298,6 +308,7 @@ static void protect_self(void)
 int main(int argc, char **argv)
 {
 	static struct policy policy;
+	static struct ll_run ll;
 	struct args a;
 	char **envp;
 
@@ -311,7 +322,9 @@ int main(int argc, char **argv)
 	}
 	record.policy = &policy;
 	artifact_load(a.artifact, &policy);
+	landlock_prepare(&policy, &a.vars, &ll, &record.layers[LAYER_LANDLOCK]);
+	record.ll = &ll;
 	decide_layers(&policy, &record, a.require_enforced);
 	envp = env_build(&policy, &a.vars);
-	return run(&policy, envp, a.argv);
+	return run(&policy, &ll, envp, a.argv);
 }

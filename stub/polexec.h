@@ -6,8 +6,11 @@
  *
  * The pieces, in the order main() runs them:
  *
- *   artifact.c  read the file, polbin_parse, decode META / SECCOMP / ENV
+ *   artifact.c  read the file, polbin_parse, decode META / SECCOMP / ENV /
+ *               LANDLOCK
  *   env.c       bind ${VAR} references, build the box's environment
+ *   landlock.c  probe and negotiate the ABI, open the rule paths, build
+ *               the ruleset (parent); restrict (child)
  *   polexec.c   arguments, clone, signal forwarding, wait, exit status
  *   child.c     the child's narrowing steps, seccomp last, execve
  *   record.c    the JSON run record
@@ -40,6 +43,9 @@
 #define POLEXEC_MAX_VARS     256	 /* --var options */
 #define POLEXEC_MAX_VALUE    (128 << 10) /* one bound env value */
 #define POLEXEC_MAX_ENV_SIZE (1 << 20)	 /* all of the box's env strings */
+#define POLEXEC_MAX_LL_FS    1024	 /* Landlock path rules */
+#define POLEXEC_MAX_LL_PORTS 1024	 /* Landlock port rules, per access */
+#define POLEXEC_MAX_LL_WARN  16		 /* warnings kept for the record */
 
 /* --- util.c: the die() family (bubblewrap style) and helpers --- */
 
@@ -80,6 +86,33 @@ struct env_entry {
 	char *dest;  /* SECRET: path in the box; else NULL */
 };
 
+/* One Landlock path rule: what the artifact says, then what was done. */
+struct ll_rule {
+	uint64_t access; /* nonzero, within the handled fs rights */
+	uint32_t flags;	 /* POLBIN_LL_F_* */
+	char *path;	 /* as the policy wrote it: ~ and ${VAR} unbound */
+	/* filled by landlock_prepare() */
+	char *bound;	     /* the path opened, or NULL when not reached */
+	uint64_t installed;  /* the rights of the kernel rule; 0: none */
+	const char *skipped; /* why no rule was installed, or NULL */
+};
+
+/* One Landlock port range: one kernel rule per port. */
+struct ll_range {
+	uint32_t access; /* exactly one handled net right */
+	uint16_t lo, hi;
+};
+
+/* The LANDLOCK section (format in artifact/sections.h), validated. */
+struct ll_spec {
+	int present;
+	uint32_t abi_min, mode;
+	uint64_t handled_fs, handled_net, scoped;
+	uint32_t nfs, nports;
+	struct ll_rule *fs;	/* sorted by path, unique */
+	struct ll_range *ports; /* sorted by (access, lo), disjoint */
+};
+
 /* The artifact, decoded. Every field was validated before it was stored. */
 struct policy {
 	uint8_t *buf; /* the whole file */
@@ -101,6 +134,9 @@ struct policy {
 	int env_present;
 	uint32_t nenv;
 	struct env_entry env[POLEXEC_MAX_ENV];
+
+	/* LANDLOCK: ll.present == 0 when the policy has no Landlock layer. */
+	struct ll_spec ll;
 };
 
 /* Reads and validates `path`; dies with the reason on any defect. */
@@ -122,6 +158,9 @@ struct vars {
 /* Parses one `--var NAME=VALUE` into vars; dies on a malformed one. */
 void vars_add(struct vars *vars, const char *arg);
 
+/* name[0..len)'s value: from --var, else polexec's environment, or NULL. */
+const char *vars_lookup(const struct vars *vars, const char *name, size_t len);
+
 /*
  * Builds the box's environment from the policy alone: a NULL-terminated
  * "NAME=VALUE" array. Every ${VAR} is bound from vars, else from polexec's
@@ -129,11 +168,43 @@ void vars_add(struct vars *vars, const char *arg);
  */
 char **env_build(const struct policy *p, const struct vars *vars);
 
+/* --- landlock.c --- */
+
+/* What landlock_prepare() found and built; the run record reports it. */
+struct ll_run {
+	int abi;	 /* the kernel's Landlock ABI; 0: unavailable */
+	int probe_errno; /* why it is unavailable */
+	int ruleset_fd;	 /* -1: nothing to install */
+	uint64_t fs, net, scoped; /* handled, after negotiation */
+	uint64_t dropped_fs, dropped_net, dropped_scoped;
+	uint32_t nports; /* port rules installed */
+	uint32_t nwarn;
+	char warn[POLEXEC_MAX_LL_WARN][160];
+};
+
+struct layer_state;
+
+/*
+ * In the parent, before clone: probes the kernel's ABI, refuses or drops
+ * what it lacks as the policy says, binds and opens the rule paths, and
+ * builds the ruleset. Sets the layer's tier; dies on any refusal.
+ */
+void landlock_prepare(struct policy *p, const struct vars *vars,
+		      struct ll_run *run, struct layer_state *st);
+
+/* In the child, after no_new_privs: the ruleset becomes the box's. */
+void landlock_restrict(const struct ll_run *run);
+
+/* Names of rights by bit: 16 fs, 2 net, 2 scopes. */
+extern const char *const ll_fs_names[16];
+extern const char *const ll_net_names[2];
+extern const char *const ll_scope_names[2];
+
 /* --- child.c --- */
 
 /* Runs in the child until execve; never returns. parent: polexec's pid. */
-_Noreturn void child_exec(const struct policy *p, char *const envp[],
-			  char *const argv[], pid_t parent);
+_Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
+			  char *const envp[], char *const argv[], pid_t parent);
 
 /* --- record.c --- */
 
@@ -160,6 +231,7 @@ struct layer_state {
 struct record {
 	int fd; /* -1: no record requested */
 	const struct policy *policy;
+	const struct ll_run *ll; /* NULL until landlock_prepare() ran */
 	const char *command;
 	struct layer_state layers[LAYER_COUNT];
 	uint64_t start_ns; /* CLOCK_MONOTONIC */

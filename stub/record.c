@@ -11,28 +11,39 @@
  *              "artifact_sha256"},
  *    "layers":{"seccomp":{"tier":"enforced"}, "landlock":{"tier":"off"},
  *              "net":{...}, "limits":{...}, "env":{...}},
+ *      landlock, when on and the command ran, adds what was installed:
+ *              "abi":7, "requires":{"abi":1,"mode":"require"},
+ *              "handled":{"fs":[...],"net":[...],"scoped":[...]},
+ *              "dropped":{"fs":[...],"net":[...],"scoped":[...]},
+ *              "rules":[{"path":"${WS}","bound":"/w","rights":[...]} |
+ *                       {"path":...,"bound":...,"skipped":"why"}],
+ *              "ports":[{"access":"connect_tcp","lo":443,"hi":443}],
+ *              "port_rules":N, "warnings":["..."]
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
  */
 #include "polexec.h"
+#include "sections.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define RECORD_SCHEMA_VERSION 1
-#define RECORD_MAX	      16384
+/* Up to 1024 Landlock rules with bound paths of up to 4 KiB each. */
+#define RECORD_MAX (16u << 20)
 
 struct out {
-	char s[RECORD_MAX];
-	size_t len;
+	char *s;
+	size_t len, cap;
 	int overflow;
 };
 
@@ -47,9 +58,25 @@ static void put(struct out *o, const char *fmt, ...)
 	if (o->overflow)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(o->s + o->len, sizeof(o->s) - o->len, fmt, ap);
+	n = vsnprintf(o->s ? o->s + o->len : NULL, o->cap - o->len, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(o->s) - o->len)
+	if (n >= 0 && (size_t)n >= o->cap - o->len &&
+	    o->len + (size_t)n < RECORD_MAX) {
+		/* grow, then format again into the room now there */
+		size_t cap = (o->len + (size_t)n + 1) * 2;
+		char *s = realloc(o->s, cap < RECORD_MAX ? cap : RECORD_MAX);
+
+		if (!s) {
+			o->overflow = 1;
+			return;
+		}
+		o->s = s;
+		o->cap = cap < RECORD_MAX ? cap : RECORD_MAX;
+		va_start(ap, fmt);
+		n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
+		va_end(ap);
+	}
+	if (n < 0 || (size_t)n >= o->cap - o->len)
 		o->overflow = 1;
 	else
 		o->len += (size_t)n;
@@ -143,6 +170,81 @@ static const char *signal_name(int sig)
 	return "SIG?";
 }
 
+/* A JSON array of the names of bits. */
+static void put_bits(struct out *o, uint64_t bits, const char *const *names,
+		     unsigned n)
+{
+	const char *sep = "";
+	unsigned i;
+
+	put(o, "[");
+	for (i = 0; i < n; i++) {
+		if (bits & (1ull << i)) {
+			put(o, "%s", sep);
+			put_str(o, names[i]);
+			sep = ",";
+		}
+	}
+	put(o, "]");
+}
+
+static void put_ll_sets(struct out *o, const char *key, uint64_t fs,
+			uint64_t net, uint64_t scoped)
+{
+	put(o, ",\"%s\":{\"fs\":", key);
+	put_bits(o, fs, ll_fs_names, 16);
+	put(o, ",\"net\":");
+	put_bits(o, net, ll_net_names, 2);
+	put(o, ",\"scoped\":");
+	put_bits(o, scoped, ll_scope_names, 2);
+	put(o, "}");
+}
+
+/* What the Landlock layer installed: the rules as bound, what was not. */
+static void put_landlock(struct out *o, const struct ll_spec *l,
+			 const struct ll_run *run)
+{
+	uint32_t i;
+
+	put(o, ",\"abi\":%d,\"requires\":{\"abi\":%u,\"mode\":\"%s\"}",
+	    run->abi, l->abi_min,
+	    l->mode == POLBIN_LL_REQUIRE ? "require" : "best_effort");
+	put_ll_sets(o, "handled", run->fs, run->net, run->scoped);
+	put_ll_sets(o, "dropped", run->dropped_fs, run->dropped_net,
+		    run->dropped_scoped);
+	put(o, ",\n \"rules\":[");
+	for (i = 0; i < l->nfs; i++) {
+		const struct ll_rule *r = &l->fs[i];
+
+		put(o, "%s{\"path\":", i ? ",\n  " : "");
+		put_str(o, r->path);
+		put(o, ",\"bound\":");
+		put_str(o, r->bound);
+		if (r->skipped) {
+			put(o, ",\"skipped\":");
+			put_str(o, r->skipped);
+		} else {
+			put(o, ",\"rights\":");
+			put_bits(o, r->installed, ll_fs_names, 16);
+		}
+		put(o, "}");
+	}
+	put(o, "],\n \"ports\":[");
+	for (i = 0; i < l->nports; i++) {
+		const struct ll_range *p = &l->ports[i];
+
+		put(o, "%s{\"access\":\"%s\",\"lo\":%u,\"hi\":%u%s}",
+		    i ? "," : "", ll_net_names[p->access - 1], p->lo, p->hi,
+		    p->access & run->net ? "" : ",\"skipped\":\"dropped\"");
+	}
+	put(o, "],\"port_rules\":%u,\"warnings\":[", run->nports);
+	for (i = 0; i < run->nwarn; i++) {
+		put(o, "%s", i ? "," : "");
+		put_str(o, run->warn[i]);
+	}
+	put(o, "]");
+}
+
 /* A refused run enforced nothing: every layer is then "off". */
 static void put_layers(struct out *o, const struct record *r, int refused)
 {
@@ -168,6 +270,9 @@ static void put_layers(struct out *o, const struct record *r, int refused)
 		} else {
 			put(o, "\"off\"");
 		}
+		if (l == LAYER_LANDLOCK && s.tier != TIER_OFF && r->ll &&
+		    r->policy)
+			put_landlock(o, &r->policy->ll, r->ll);
 		put(o, "}");
 	}
 	put(o, "},\n");
@@ -223,7 +328,6 @@ int record_finish(struct record *r, int status, int exit_code)
 	if (r->fd < 0)
 		return 0;
 	o.len = 0;
-	o.overflow = 0;
 	put_common(&o, r, 0);
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
@@ -250,7 +354,6 @@ void record_refused(struct record *r, const char *reason)
 	if (r->fd < 0)
 		return;
 	o.len = 0;
-	o.overflow = 0;
 	put_common(&o, r, 1);
 	put(&o,
 	    "\"outcome\":\"refused\",\"exit_status\":null,\"signal\":null,"

@@ -5,10 +5,10 @@
 # its own holding links to them; the stub uses only the uapi headers there.
 
 POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
-                stub/record.c stub/doctor.c stub/util.c \
+                stub/landlock.c stub/record.c stub/doctor.c stub/util.c \
                 artifact/polbin_read.c artifact/sha256.c
-POLEXEC_HDRS := stub/polexec.h stub/kernel.h artifact/polbin.h \
-                artifact/sections.h artifact/sha256.h
+POLEXEC_HDRS := stub/polexec.h stub/kernel.h stub/landlock_compat.h \
+                artifact/polbin.h artifact/sections.h artifact/sha256.h
 
 MUSL_INC := $(B)/musl-include
 POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Os -static -s \
@@ -33,7 +33,7 @@ $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 POLC_OBJS += $(B)/compiler/env_backend.o
 
 # Leak-suite programs: static glibc, so their policies stay small.
-LEAK_PROGS := syscall_errno sockets badarch boxprobe
+LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe
 LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin
 TEST_BINS += $(LEAK_BINS)
 tests: $(LEAK_BINS)
@@ -55,4 +55,8 @@ CHECKS += tests/leak/run.sh
 bench-polexec: $(B)/polc $(B)/polexec
 	B=$(B) bench/polexec_startup.sh
 
-.PHONY: bench-polexec
+# polexec's start-up with 50 Landlock rules against seccomp only (issue 4).
+bench-landlock: $(B)/polc $(B)/polexec
+	B=$(B) bench/landlock_startup.sh
+
+.PHONY: bench-polexec bench-landlock
