@@ -2,15 +2,17 @@
 /*
  * polc: the policy compiler's command line.
  *
- * Exit codes: 0 success; 1 reserved for `check` (boundary exceeded);
- * 2 bad input (policy errors, corrupt artifact, usage); 3 a compiler bug
- * caught by translation validation (no artifact is written).
+ * Exit codes: 0 success (`check`: within the boundary); 1 `check`: the
+ * boundary is exceeded; 2 bad input (policy errors, corrupt artifact,
+ * usage) or a `check` the prover could not decide; 3 a compiler bug caught
+ * by translation validation (no artifact is written).
  */
 #include "ast.h"
 #include "build.h"
 #include "diag.h"
 #include "dump.h"
 #include "polbin.h"
+#include "prove.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,15 +33,21 @@ static const char usage[] =
     "POLICY.pol\n"
     "       polc dump FILE.polbin\n"
     "       polc fmt [-w] POLICY.pol\n"
+    "       polc check [-I DIR]... [--json] --boundary OLD NEW\n"
+    "       polc diff [-I DIR]... OLD NEW\n"
     "       polc --help | --version\n"
     "\n"
     "  build   compile a policy into a verified artifact\n"
     "  dump    print every section of an artifact\n"
     "  fmt     print a policy in canonical layout (-w: rewrite the file)\n"
+    "  check   prove that NEW allows nothing OLD does not, or print\n"
+    "          re-checked counterexamples (OLD, NEW: .pol or .polbin)\n"
+    "  diff    what NEW adds (+) and removes (-) relative to OLD\n"
     "\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
     "(colon-separated), then " POLC_STDLIB_DIR ".\n"
-    "Exit: 0 ok, 2 bad input, 3 compiler bug caught by validation.\n";
+    "Exit: 0 ok (check: within), 1 check: exceeds, 2 bad input or\n"
+    "undecided, 3 compiler bug caught by validation.\n";
 
 static int read_all(const char *path, uint8_t **out, size_t *len, size_t max)
 {
@@ -243,6 +251,168 @@ static int cmd_build(int argc, char **argv)
 	return rc;
 }
 
+/* Options shared by check and diff. */
+struct prove_args {
+	const char *search[MAX_SEARCH];
+	size_t nsearch;
+	const char *old, *nw;
+	int json;
+};
+
+static int add_dir(struct prove_args *a, const char *dir)
+{
+	if (a->nsearch >= MAX_SEARCH - 2) {
+		fputs("polc: too many -I folders\n", stderr);
+		return -1;
+	}
+	a->search[a->nsearch++] = dir;
+	return 0;
+}
+
+/* check: [--boundary] OLD given by --boundary, NEW positional; diff: two
+ * positionals, OLD first. */
+static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
+{
+	const char *pos[2];
+	int npos = 0, i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
+			if (add_dir(a, argv[++i]))
+				return -1;
+		} else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) {
+			if (add_dir(a, argv[i] + 2))
+				return -1;
+		} else if (check && !strcmp(argv[i], "--boundary") &&
+			   i + 1 < argc && !a->old) {
+			a->old = argv[++i];
+		} else if (check && !strcmp(argv[i], "--json")) {
+			a->json = 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "polc: %s: unknown option '%s'\n%s",
+				argv[0], argv[i], usage);
+			return -1;
+		} else if (npos < 2) {
+			pos[npos++] = argv[i];
+		} else {
+			npos = 3;
+		}
+	}
+	if (check && a->old && npos == 1) {
+		a->nw = pos[0];
+	} else if (!check && npos == 2) {
+		a->old = pos[0];
+		a->nw = pos[1];
+	} else {
+		fputs(usage, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Both sides, each a .pol or a re-validated .polbin. Returns 0 or 2. */
+static int prove_inputs(struct prove_args *a, struct ir_policy **old,
+			struct ir_policy **nw)
+{
+	struct sema_opts so;
+	char *env_copy = NULL, err[640];
+	const char *paths[2] = {a->old, a->nw};
+	struct ir_policy **outs[2] = {old, nw};
+	int rc = 0;
+
+	if (add_search(a->search, &a->nsearch, &env_copy)) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	so.search = a->search;
+	so.nsearch = a->nsearch;
+	for (int i = 0; i < 2 && !rc; i++) {
+		struct diag d;
+
+		diag_init(&d);
+		if (prove_load(&d, paths[i], &so, outs[i], err, sizeof(err))) {
+			diag_print(&d, stderr);
+			if (!d.errors)
+				fprintf(stderr, "polc: %s\n", err);
+			rc = 2;
+		} else {
+			diag_print(&d, stderr); /* warnings */
+		}
+		diag_fini(&d);
+	}
+	free(env_copy);
+	if (rc) {
+		ir_policy_destroy(old);
+		ir_policy_destroy(nw);
+	}
+	return rc;
+}
+
+/* Undecided, out of memory or a witness that failed its re-check: no
+ * verdict, so never exit 0. */
+static int prove_status(const char *cmd, const char *err)
+{
+	fprintf(stderr, "polc: %s: %s\n", cmd,
+		err[0] ? err : "the prover failed");
+	return 2;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct ir_policy *old = NULL, *nw = NULL;
+	struct prove_result res;
+	struct prove_args a;
+	char err[640];
+	int rc;
+
+	if (prove_parse(argc, argv, 1, &a) || prove_inputs(&a, &old, &nw))
+		return 2;
+	rc = prove_boundary(old, nw, NULL, &res, err, sizeof(err));
+	ir_policy_destroy(&old);
+	ir_policy_destroy(&nw);
+	if (rc)
+		return prove_status("check", err);
+	rc = a.json ? prove_print_json(&res, stdout)
+		    : prove_print_text(&res, stdout);
+	if (fflush(stdout))
+		rc = -1;
+	if (rc)
+		fputs("polc: check: write error\n", stderr);
+	rc = rc ? 2 : res.exceeds ? 1 : 0;
+	prove_result_free(&res);
+	return rc;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+	struct ir_policy *old = NULL, *nw = NULL;
+	struct prove_result add = {0}, rem = {0};
+	struct prove_args a;
+	char err[640];
+	int rc;
+
+	if (prove_parse(argc, argv, 0, &a) || prove_inputs(&a, &old, &nw))
+		return 2;
+	rc = prove_boundary(old, nw, NULL, &add, err, sizeof(err));
+	if (!rc)
+		rc = prove_boundary(nw, old, NULL, &rem, err, sizeof(err));
+	ir_policy_destroy(&old);
+	ir_policy_destroy(&nw);
+	if (rc) {
+		prove_result_free(&add);
+		return prove_status("diff", err);
+	}
+	rc = prove_print_diff(&add, &rem, stdout);
+	if (fflush(stdout))
+		rc = -1;
+	if (rc)
+		fputs("polc: diff: write error\n", stderr);
+	prove_result_free(&add);
+	prove_result_free(&rem);
+	return rc ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -263,6 +433,10 @@ int main(int argc, char **argv)
 		return cmd_dump(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "fmt"))
 		return cmd_fmt(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "diff"))
+		return cmd_diff(argc - 1, argv + 1);
 	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);
 	return 2;
 }

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The prover's inputs. A source goes through the semantic pass. An
+ * artifact is judged by the IR it really enforces: it is read with the
+ * hostile-input reader polexec uses, its IR section decoded, and then
+ * every backend is run again on that IR; the artifact's compiled sections
+ * (everything but IR and META) must be exactly those, byte for byte, with
+ * none missing and none extra. Otherwise the IR would be a claim about a
+ * program that may not be the one polexec installs.
+ */
+#include "backends.h"
+#include "polbin.h"
+#include "prove.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <linux/audit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The section types polc knows, as `polc dump` lists them (dump.c). */
+static const uint32_t known[] = {
+    POLBIN_SEC_IR,     POLBIN_SEC_META,	      POLBIN_SEC_SECCOMP,
+    POLBIN_SEC_ENV,    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
+    POLBIN_SEC_LIMITS, POLBIN_SEC_UNENFORCED, 0,
+};
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static int same_sections(const struct polbin *pb, const struct compiled *c)
+{
+	size_t ours = 0;
+
+	for (uint32_t i = 0; i < pb->nsections; i++) {
+		const struct polbin_section *s = &pb->sections[i];
+		const struct compiled_section *m;
+
+		if (s->type == POLBIN_SEC_IR || s->type == POLBIN_SEC_META)
+			continue;
+		m = backends_find(c, s->type);
+		if (!m || m->flags != s->flags || m->len != s->len ||
+		    (s->len && memcmp(m->data, s->data, s->len)))
+			return 0;
+		ours++;
+	}
+	/* Types are unique in both, so equal counts mean none missing. */
+	return ours == c->n;
+}
+
+int prove_load_artifact(const uint8_t *buf, size_t len, struct ir_policy **out,
+			char *err, size_t errlen)
+{
+	const struct polbin_section *irs;
+	struct compiled c = {0};
+	struct polbin pb;
+	char why[512];
+	int rc;
+
+	*out = NULL;
+	if (polbin_parse(buf, len, known, &pb, why, sizeof(why)))
+		return fail(err, errlen, PROVE_EINVAL, "%s", why);
+	if (pb.arch != AUDIT_ARCH_X86_64)
+		return fail(err, errlen, PROVE_EINVAL,
+			    "artifact for arch 0x%08x, not x86_64", pb.arch);
+	irs = polbin_find(&pb, POLBIN_SEC_IR);
+	if (!irs)
+		return fail(err, errlen, PROVE_EINVAL,
+			    "artifact has no IR section");
+	rc = ir_deserialize(irs->data, irs->len, out, why, sizeof(why));
+	if (rc == IR_ENOMEM)
+		return fail(err, errlen, PROVE_ENOMEM, "out of memory");
+	if (rc != IR_OK)
+		return fail(err, errlen, PROVE_EINVAL, "IR section: %s", why);
+	rc = backends_compile(*out, &c, why, sizeof(why));
+	if (rc) {
+		ir_policy_destroy(out);
+		return fail(err, errlen, PROVE_EINVAL,
+			    "artifact's IR does not compile: %s", why);
+	}
+	rc = same_sections(&pb, &c);
+	backends_free(&c);
+	if (!rc) {
+		ir_policy_destroy(out);
+		return fail(err, errlen, PROVE_EINVAL,
+			    "artifact's compiled sections do not match its IR");
+	}
+	return PROVE_OK;
+}
+
+static int read_all(const char *path, uint8_t **out, size_t *len, size_t max)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > max) {
+		int e = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return -1;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(buf);
+			close(fd);
+			if (r == 0)
+				errno = EIO;
+			return -1;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
+	       struct ir_policy **out, char *err, size_t errlen)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	/* One byte over the limit, so an oversized file is named as such. */
+	if (read_all(path, &buf, &len, POLBIN_MAX_SIZE + 1))
+		return fail(err, errlen, PROVE_EINVAL, "%s: %s", path,
+			    errno == EFBIG ? "larger than the 16 MiB limit"
+					   : strerror(errno));
+	if (len >= POLBIN_MAGIC_LEN &&
+	    !memcmp(buf, POLBIN_MAGIC, POLBIN_MAGIC_LEN)) {
+		char why[512];
+
+		rc = prove_load_artifact(buf, len, out, why, sizeof(why));
+		free(buf);
+		if (rc)
+			fail(err, errlen, rc, "%s: %s", path, why);
+		return rc;
+	}
+	free(buf);
+	if (sema_compile(d, path, so, out))
+		return fail(err, errlen, d->oom ? PROVE_ENOMEM : PROVE_EINVAL,
+			    "%s: not a valid policy", path);
+	return PROVE_OK;
+}

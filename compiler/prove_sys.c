@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The syscall dimension: for every arch, syscall number and vector of six
+ * 64-bit arguments, is NEW's action no more permissive than OLD's?
+ *
+ * Permissiveness is the IR's action order (kill_process < kill_thread <
+ * trap < errno < log < allow), compared on the kind only: errno(A) and
+ * errno(B) both deny, so a difference there is a note, not a finding.
+ *
+ * The parts:
+ *   - no syscalls block: no filter, every call allowed (prove_sys_action);
+ *   - foreign arches and x32 numbers: the bad-arch actions;
+ *   - numbers neither policy names (holes and numbers above the table
+ *     too): the default actions;
+ *   - every syscall either policy names: its rules, decided exactly.
+ *
+ * One syscall: write rank(a) for the kind of action a. NEW exceeds OLD at
+ * some argument vector iff for some threshold t in 1..5
+ *     rank(NEW(args)) >= t  and  rank(OLD(args)) < t.
+ * With ir_eval_syscall()'s resolution (the strictest holding rule wins,
+ * else the default), rank(P(args)) >= t is
+ *     every rule of P ranked below t fails, and, when P's default is
+ *     ranked below t, some rule ranked t or above holds;
+ * and rank(P(args)) < t is
+ *     some rule of P ranked below t holds, or (P's default being ranked
+ *     below t) every rule ranked t or above fails.
+ * Choosing the holding rules explicitly leaves conjunctions of atoms and
+ * of negated rules (disjunctions of negated atoms). A 64-bit atom is a
+ * disjunction of conjunctions of literals on its two 32-bit words, as in
+ * seccomp_validate.c, and bpf/wordsat.h decides the conjunction of such
+ * clauses exactly, with a witness. Trying t from 5 down reports, for each
+ * syscall, a witness of the most permissive excess first. The search is
+ * bounded per syscall; past the bound the syscall goes to Z3 as one
+ * formula (prove_z3.c).
+ */
+#include "prove_int.h"
+#include "seccomp_backend.h"
+#include "syscall_args.h"
+#include "wordsat.h"
+
+#include <linux/audit.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X32_BIT	   0x40000000u
+#define NR_SCAN	   1024
+#define NR_NOWHERE 0x3fffffffu /* above every table, below x32: default */
+
+/* One rule as clauses over the argument words. */
+struct rcl {
+	uint32_t key; /* kind << 16 | errno: smaller is stricter */
+	uint8_t rank; /* the kind alone */
+	uint32_t natoms;
+	struct ws_clause *pos; /* per atom: the atom holds */
+	struct ws_clause neg;  /* some atom fails */
+};
+
+/* One policy's rules for the syscall, strictest first. */
+struct side {
+	const struct ir_syscalls *sys;
+	const struct ir_syscall *sc;
+	struct rcl *r;
+	uint32_t n;
+	struct ws_conj *conj;
+	struct ws_clause *cl;
+};
+
+struct sysq {
+	struct prover *pv;
+	const char *name;
+	uint32_t nr;
+	struct side nw, old;
+	struct ws_clause *work;
+};
+
+static uint32_t key_of(const struct ir_action *a)
+{
+	return (uint32_t)a->kind << 16 | a->errnum;
+}
+
+/*
+ * `(arg & mask) op value` as a disjunction of conjunctions of word
+ * literals (out has room for 2); returns how many. At width 32 only the
+ * low word exists. At width 64 the high words decide unless they are
+ * equal: x < v is hi < vh, or hi == vh and lo < vl.
+ */
+static size_t atom_dnf(const struct ir_atom *a, uint8_t irop,
+		       struct ws_conj *out)
+{
+	static const uint8_t ws[] = {
+	    [IR_OP_EQ] = WS_EQ, [IR_OP_NE] = WS_NE, [IR_OP_LT] = WS_LT,
+	    [IR_OP_LE] = WS_LE, [IR_OP_GT] = WS_GT, [IR_OP_GE] = WS_GE,
+	};
+	uint8_t op = ws[irop % 6];
+	uint8_t lo = (uint8_t)WS_W_ARG_LO(a->arg),
+		hi = (uint8_t)WS_W_ARG_HI(a->arg);
+	struct ws_lit l = {lo, op, (uint32_t)a->mask, (uint32_t)a->value};
+	struct ws_lit h = {hi, op, (uint32_t)(a->mask >> 32),
+			   (uint32_t)(a->value >> 32)};
+	struct ws_lit heq = h;
+
+	heq.op = WS_EQ;
+	if (a->width == 32) {
+		out[0] = (struct ws_conj){1, {l}};
+		return 1;
+	}
+	switch (op) {
+	case WS_EQ:
+		out[0] = (struct ws_conj){2, {h, l}};
+		return 1;
+	case WS_NE:
+		/* The low word first: witnesses read better without a high
+		 * word where none is needed. */
+		out[0] = (struct ws_conj){1, {l}};
+		out[1] = (struct ws_conj){1, {h}};
+		return 2;
+	default:
+		h.op = op == WS_LT || op == WS_LE ? WS_LT : WS_GT;
+		out[0] = (struct ws_conj){2, {heq, l}};
+		out[1] = (struct ws_conj){1, {h}};
+		return 2;
+	}
+}
+
+static uint8_t op_not(uint8_t op)
+{
+	static const uint8_t neg[] = {
+	    [IR_OP_EQ] = IR_OP_NE, [IR_OP_NE] = IR_OP_EQ, [IR_OP_LT] = IR_OP_GE,
+	    [IR_OP_LE] = IR_OP_GT, [IR_OP_GT] = IR_OP_LE, [IR_OP_GE] = IR_OP_LT,
+	};
+
+	return neg[op % 6];
+}
+
+static int rcl_qcmp(const void *a, const void *b)
+{
+	const struct rcl *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void side_free(struct side *sd)
+{
+	free(sd->r);
+	free(sd->conj);
+	free(sd->cl);
+	memset(sd, 0, sizeof(*sd));
+}
+
+static int side_build(struct side *sd, const struct ir_syscalls *sys,
+		      const struct ir_syscall *sc)
+{
+	uint32_t nrules = sc ? sc->nrules : 0;
+	size_t natoms = 0, ci = 0, li = 0;
+
+	sd->sys = sys;
+	sd->sc = sc;
+	for (uint32_t i = 0; i < nrules; i++)
+		natoms += sc->rules[i].natoms;
+	sd->r = calloc(nrules + 1, sizeof(*sd->r));
+	sd->conj = calloc(4 * natoms + 1, sizeof(*sd->conj));
+	sd->cl = calloc(natoms + 1, sizeof(*sd->cl));
+	if (!sd->r || !sd->conj || !sd->cl)
+		return PROVE_ENOMEM;
+	for (uint32_t i = 0; i < nrules; i++) {
+		const struct ir_rule *rule = &sc->rules[i];
+		struct rcl *rc = &sd->r[i];
+		size_t first;
+
+		rc->key = key_of(&rule->action);
+		rc->rank = rule->action.kind;
+		rc->natoms = rule->natoms;
+		rc->pos = &sd->cl[li];
+		for (uint32_t a = 0; a < rule->natoms; a++) {
+			size_t k = atom_dnf(&rule->atoms[a], rule->atoms[a].op,
+					    &sd->conj[ci]);
+
+			sd->cl[li++] = (struct ws_clause){k, &sd->conj[ci]};
+			ci += k;
+		}
+		first = ci;
+		for (uint32_t a = 0; a < rule->natoms; a++)
+			ci +=
+			    atom_dnf(&rule->atoms[a], op_not(rule->atoms[a].op),
+				     &sd->conj[ci]);
+		rc->neg = (struct ws_clause){ci - first, &sd->conj[first]};
+	}
+	qsort(sd->r, nrules, sizeof(*sd->r), rcl_qcmp);
+	sd->n = nrules;
+	return PROVE_OK;
+}
+
+/* Index of the first rule ranked t or above (rules are sorted). */
+static uint32_t first_at(const struct side *sd, uint8_t t)
+{
+	uint32_t i = 0;
+
+	while (i < sd->n && sd->r[i].rank < t)
+		i++;
+	return i;
+}
+
+static int solve(struct sysq *q, size_t n, uint64_t args[6])
+{
+	uint32_t w[WS_WORDS];
+	int r = ws_set_search(q->pv->ws, q->work, n, &q->pv->left, w);
+
+	if (r == WS_SAT)
+		for (int i = 0; i < 6; i++)
+			args[i] = (uint64_t)w[WS_W_ARG_HI(i)] << 32 |
+				  w[WS_W_ARG_LO(i)];
+	return r;
+}
+
+static size_t put_pos(struct ws_clause *work, size_t k, const struct rcl *r)
+{
+	for (uint32_t a = 0; a < r->natoms; a++)
+		work[k++] = r->pos[a];
+	return k;
+}
+
+/* Is there a vector with rank(NEW) >= t and rank(OLD) < t? */
+static int threshold(struct sysq *q, uint8_t t, uint64_t args[6])
+{
+	const struct side *n = &q->nw, *o = &q->old;
+	uint32_t nfirst = first_at(n, t), ofirst = first_at(o, t);
+	int ndef = n->sys->def.kind >= t, odef = o->sys->def.kind < t;
+	int64_t ci = ndef ? -1 : (int64_t)nfirst;
+
+	/* ci: the NEW rule ranked >= t that holds (-1: none needed). */
+	for (; ci < (int64_t)n->n; ci++) {
+		/* ai < ofirst: that OLD rule (ranked < t) holds; ai ==
+		 * ofirst: every OLD rule ranked >= t fails. */
+		for (uint32_t ai = 0; ai <= ofirst; ai++) {
+			size_t k = 0;
+			int r;
+
+			if (ai == ofirst && !odef)
+				continue;
+			if (ci >= 0)
+				k = put_pos(q->work, k, &n->r[ci]);
+			if (ai < ofirst)
+				k = put_pos(q->work, k, &o->r[ai]);
+			for (uint32_t j = 0; j < nfirst; j++)
+				q->work[k++] = n->r[j].neg;
+			if (ai == ofirst)
+				for (uint32_t j = ofirst; j < o->n; j++)
+					q->work[k++] = o->r[j].neg;
+			r = solve(q, k, args);
+			if (r != WS_UNSAT)
+				return r;
+		}
+		if (ci < 0)
+			break;
+	}
+	return WS_UNSAT;
+}
+
+/*
+ * Outcome `c` of a side: rule c (and every stricter rule fails), or with
+ * c == n the default (every rule fails).
+ */
+static size_t put_outcome(struct ws_clause *work, size_t k,
+			  const struct side *sd, uint32_t c)
+{
+	if (c < sd->n)
+		k = put_pos(work, k, &sd->r[c]);
+	for (uint32_t j = 0; j < sd->n; j++)
+		if (c == sd->n || sd->r[j].key < sd->r[c].key)
+			work[k++] = sd->r[j].neg;
+	return k;
+}
+
+/* ---- Reporting ------------------------------------------------------- */
+
+static void tested_args(const struct ir_syscall *sc, int *shown)
+{
+	for (uint32_t r = 0; sc && r < sc->nrules; r++)
+		for (uint32_t a = 0; a < sc->rules[r].natoms; a++)
+			if (sc->rules[r].atoms[a].arg + 1 > *shown)
+				*shown = sc->rules[r].atoms[a].arg + 1;
+}
+
+/* "ptrace(request=0x10, pid=0x0, ...)": the arguments that matter. */
+static char *call_str(const char *name, const struct ir_syscall *a,
+		      const struct ir_syscall *b, const uint64_t args[6])
+{
+	const struct syscall_args *sa = syscall_args_find(name);
+	struct sbuf s = {0};
+	int shown = 0, total = sa ? sa->nargs : 6;
+
+	tested_args(a, &shown);
+	tested_args(b, &shown);
+	for (int i = 0; i < 6; i++)
+		if (args[i] && i + 1 > shown)
+			shown = i + 1;
+	sb_printf(&s, "%s(", name);
+	for (int i = 0; i < shown; i++) {
+		if (sa && i < sa->nargs)
+			sb_printf(&s, "%s%s=0x%llx", i ? ", " : "",
+				  sa->args[i].name,
+				  (unsigned long long)args[i]);
+		else
+			sb_printf(&s, "%sarg%d=0x%llx", i ? ", " : "", i,
+				  (unsigned long long)args[i]);
+	}
+	if (shown < total)
+		sb_printf(&s, "%s...", shown ? ", " : "");
+	sb_printf(&s, ")");
+	return sb_take(&s);
+}
+
+static char *act_str(const struct ir_action *a)
+{
+	char buf[48];
+
+	return strdup(ir_action_str(a, buf, sizeof(buf)));
+}
+
+/*
+ * Re-check pt with the concrete evaluator and record it: as a finding
+ * (NEW's kind above OLD's) or a note (both errno, different values).
+ * The witness text is `what`, owned here.
+ */
+static int report(struct prover *pv, const struct prove_sys_point *pt,
+		  char *what, int note)
+{
+	struct ir_action an = prove_sys_action(pv->nw, pt);
+	struct ir_action ao = prove_sys_action(pv->old, pt);
+	struct prove_finding f = {0};
+	int ok = note ? an.kind == IR_ACT_ERRNO && ao.kind == IR_ACT_ERRNO &&
+			    an.errnum != ao.errnum
+		      : an.kind > ao.kind;
+
+	if (!ok) {
+		int rc = prove_fail(pv, PROVE_EINTERNAL,
+				    "internal error: syscall witness %s does "
+				    "not re-check",
+				    what ? what : "?");
+
+		free(what);
+		return rc;
+	}
+	f.dim = PROVE_DIM_SYSCALLS;
+	f.witness = what;
+	f.new_s = act_str(&an);
+	f.old_s = act_str(&ao);
+	f.kind = PROVE_PT_SYS;
+	f.sys = *pt;
+	if (note)
+		f.why = strdup("both deny; the errno value is not part of the "
+			       "boundary");
+	return prove_add(pv, note, &f);
+}
+
+static int ws_status(struct prover *pv, int r, const char *name)
+{
+	if (r == WS_ENOMEM)
+		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	return prove_fail(pv, PROVE_UNDECIDED,
+			  "undecided: the search budget ran out on syscall %s",
+			  name);
+}
+
+/* ---- One syscall ----------------------------------------------------- */
+
+static int same_rules(const struct ir_syscall *a, const struct ir_syscall *b)
+{
+	uint32_t na = a ? a->nrules : 0, nb = b ? b->nrules : 0;
+
+	if (na != nb)
+		return 0;
+	for (uint32_t i = 0; i < na; i++)
+		if (ir_rule_cmp(&a->rules[i], &b->rules[i]))
+			return 0;
+	return 1;
+}
+
+static int has_atoms(const struct ir_syscall *sc)
+{
+	for (uint32_t i = 0; sc && i < sc->nrules; i++)
+		if (sc->rules[i].natoms)
+			return 1;
+	return 0;
+}
+
+static int has_errno(const struct side *sd)
+{
+	if (sd->sys->def.kind == IR_ACT_ERRNO)
+		return 1;
+	for (uint32_t i = 0; i < sd->n; i++)
+		if (sd->r[i].rank == IR_ACT_ERRNO)
+			return 1;
+	return 0;
+}
+
+/* Where both deny with errno, can the values differ? At most one note. */
+static int errno_note(struct sysq *q)
+{
+	const struct side *n = &q->nw, *o = &q->old;
+	uint64_t args[6];
+
+	if (!has_errno(n) || !has_errno(o))
+		return PROVE_OK;
+	for (uint32_t cn = 0; cn <= n->n; cn++) {
+		uint32_t kn = cn < n->n ? n->r[cn].key : key_of(&n->sys->def);
+
+		if (kn >> 16 != IR_ACT_ERRNO)
+			continue;
+		for (uint32_t co = 0; co <= o->n; co++) {
+			uint32_t ko =
+			    co < o->n ? o->r[co].key : key_of(&o->sys->def);
+			size_t k;
+			int r;
+
+			if (ko >> 16 != IR_ACT_ERRNO || ko == kn)
+				continue;
+			k = put_outcome(q->work, 0, n, cn);
+			k = put_outcome(q->work, k, o, co);
+			r = solve(q, k, args);
+			if (r == WS_UNSAT)
+				continue;
+			/* A note is not a verdict: undecided, skip it. */
+			if (r != WS_SAT)
+				return r == WS_ENOMEM ? ws_status(q->pv, r, "")
+						      : PROVE_OK;
+			{
+				struct prove_sys_point pt = {
+				    AUDIT_ARCH_X86_64, q->nr, {0}};
+
+				memcpy(pt.args, args, sizeof(args));
+				return report(
+				    q->pv, &pt,
+				    call_str(q->name, n->sc, o->sc, args), 1);
+			}
+		}
+	}
+	return PROVE_OK;
+}
+
+static int decide(struct sysq *q)
+{
+	const struct side *n = &q->nw, *o = &q->old;
+	uint8_t nmax = n->sys->def.kind, omin = o->sys->def.kind;
+	uint64_t args[6] = {0};
+
+	for (uint32_t i = 0; i < n->n; i++)
+		if (n->r[i].rank > nmax)
+			nmax = n->r[i].rank;
+	for (uint32_t i = 0; i < o->n; i++)
+		if (o->r[i].rank < omin)
+			omin = o->r[i].rank;
+	for (int t = IR_ACT_ALLOW; t >= 1; t--) {
+		int r;
+
+		if (nmax < t || omin >= t)
+			continue;
+		r = threshold(q, (uint8_t)t, args);
+		if (r == WS_UNSAT)
+			continue;
+		if (r == WS_UNKNOWN) {
+			/* The whole syscall, every threshold, to Z3. */
+			r = prove_z3_exceeds(q->pv, q->name, n->sc, o->sc,
+					     args);
+			if (r <= 0)
+				return r;
+			r = WS_SAT;
+		}
+		if (r != WS_SAT)
+			return ws_status(q->pv, r, q->name);
+		{
+			struct prove_sys_point pt = {
+			    AUDIT_ARCH_X86_64, q->nr, {0}};
+
+			memcpy(pt.args, args, sizeof(args));
+			return report(q->pv, &pt,
+				      call_str(q->name, n->sc, o->sc, args), 0);
+		}
+	}
+	return PROVE_OK;
+}
+
+static int check_args(struct prover *pv, const struct ir_syscall *sc)
+{
+	for (uint32_t r = 0; sc && r < sc->nrules; r++)
+		for (uint32_t a = 0; a < sc->rules[r].natoms; a++)
+			if (sc->rules[r].atoms[a].arg > 5)
+				return prove_fail(
+				    pv, PROVE_EINVAL, "%s: argument %u of 6",
+				    sc->name, sc->rules[r].atoms[a].arg);
+	return PROVE_OK;
+}
+
+static int one_syscall(struct prover *pv, const char *name,
+		       const struct ir_syscall *nsc,
+		       const struct ir_syscall *osc)
+{
+	const struct ir_syscalls *ns = &pv->nw->sys, *os = &pv->old->sys;
+	struct sysq q = {.pv = pv, .name = name};
+	int nr = seccomp_syscall_nr(name), rc;
+
+	if (nr < 0)
+		return prove_fail(pv, PROVE_EINVAL,
+				  "syscall %s has no x86_64 number", name);
+	if ((rc = check_args(pv, nsc)) || (rc = check_args(pv, osc)))
+		return rc;
+	q.nr = (uint32_t)nr;
+	/* Each syscall gets the whole budget of the clause search. */
+	pv->left = pv->budget;
+	ws_set_limit(pv->ws,
+		     pv->budget > SIZE_MAX / 64 ? SIZE_MAX : pv->budget * 64);
+	/* The same rules and default: the same function of the arguments. */
+	if (same_rules(nsc, osc) && !ir_action_cmp(&ns->def, &os->def))
+		return PROVE_OK;
+	if (!has_atoms(nsc) && !has_atoms(osc)) {
+		/* Constant on both sides: one point decides. */
+		static const uint64_t zero[6];
+		struct ir_action an = ir_eval_syscall(ns, nsc, zero);
+		struct ir_action ao = ir_eval_syscall(os, osc, zero);
+		struct prove_sys_point pt = {AUDIT_ARCH_X86_64, q.nr, {0}};
+
+		if (an.kind > ao.kind)
+			return report(pv, &pt, call_str(name, nsc, osc, zero),
+				      0);
+		if (an.kind == IR_ACT_ERRNO && ao.kind == IR_ACT_ERRNO &&
+		    an.errnum != ao.errnum)
+			return report(pv, &pt, call_str(name, nsc, osc, zero),
+				      1);
+		return PROVE_OK;
+	}
+	rc = side_build(&q.nw, ns, nsc);
+	if (!rc)
+		rc = side_build(&q.old, os, osc);
+	if (!rc) {
+		q.work = calloc(2 * (size_t)IR_MAX_ATOMS + q.nw.n + q.old.n + 1,
+				sizeof(*q.work));
+		if (!q.work)
+			rc = PROVE_ENOMEM;
+	}
+	if (rc)
+		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	else if (!(rc = decide(&q)))
+		rc = errno_note(&q);
+	free(q.work);
+	side_free(&q.nw);
+	side_free(&q.old);
+	return rc;
+}
+
+/* ---- Whole-filter parts ---------------------------------------------- */
+
+static int by_name(const void *a, const void *b)
+{
+	const struct ir_syscall *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+static const struct ir_syscall **sorted(const struct ir_syscalls *s)
+{
+	const struct ir_syscall **v = calloc(s->ncalls + 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (uint32_t i = 0; i < s->ncalls; i++)
+		v[i] = &s->calls[i];
+	qsort(v, s->ncalls, sizeof(*v), by_name);
+	return v;
+}
+
+/* A number neither policy names: the first such in the table, else one
+ * above it. Its text goes to *what. */
+static int unnamed_nr(struct prover *pv, uint32_t *nr, char **what)
+{
+	struct sbuf s = {0};
+
+	for (int i = 0; i < NR_SCAN; i++) {
+		char *name =
+		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, i);
+
+		if (name && (ir_find_syscall(&pv->nw->sys, name) ||
+			     ir_find_syscall(&pv->old->sys, name))) {
+			free(name);
+			continue;
+		}
+		*nr = (uint32_t)i;
+		if (name)
+			sb_printf(&s,
+				  "%s(...) (as every syscall neither policy "
+				  "names)",
+				  name);
+		else
+			sb_printf(&s,
+				  "syscall %d (as every syscall neither "
+				  "policy names)",
+				  i);
+		free(name);
+		*what = sb_take(&s);
+		return PROVE_OK;
+	}
+	*nr = NR_NOWHERE;
+	sb_printf(&s, "syscall 0x%x (as every syscall neither policy names)",
+		  NR_NOWHERE);
+	*what = sb_take(&s);
+	return PROVE_OK;
+}
+
+static int defaults(struct prover *pv)
+{
+	const struct ir_action *an = &pv->nw->sys.def, *ao = &pv->old->sys.def;
+	int note = an->kind == IR_ACT_ERRNO && ao->kind == IR_ACT_ERRNO &&
+		   an->errnum != ao->errnum;
+	struct prove_sys_point pt = {AUDIT_ARCH_X86_64, 0, {0}};
+	char *what = NULL;
+
+	if (an->kind <= ao->kind && !note)
+		return PROVE_OK;
+	unnamed_nr(pv, &pt.nr, &what);
+	return report(pv, &pt, what, an->kind > ao->kind ? 0 : 1);
+}
+
+static int badarch(struct prover *pv, const char *why)
+{
+	const struct ir_action *an = &pv->nw->sys.badarch,
+			       *ao = &pv->old->sys.badarch;
+	struct prove_sys_point pt = {AUDIT_ARCH_I386, 0, {0}};
+	struct sbuf s = {0};
+	int note = pv->nw->sys.present && an->kind == IR_ACT_ERRNO &&
+		   ao->kind == IR_ACT_ERRNO && an->errnum != ao->errnum;
+
+	if (pv->nw->sys.present && an->kind <= ao->kind && !note)
+		return PROVE_OK;
+	sb_printf(&s, "i386 syscall 0 (as every foreign-arch and x32 call%s)",
+		  why);
+	return report(pv, &pt, sb_take(&s),
+		      !pv->nw->sys.present || an->kind > ao->kind ? 0 : 1);
+}
+
+int prove_syscalls(struct prover *pv)
+{
+	const struct ir_syscall **nv = NULL, **ov = NULL;
+	uint32_t i = 0, j = 0;
+	int rc;
+
+	/* No filter in OLD: every call allowed, nothing can exceed it. */
+	if (!pv->old->sys.present)
+		return PROVE_OK;
+	/* No filter in NEW: everything is allowed, foreign arches too,
+	 * which OLD never allows (badarch is never allow or log). */
+	if (!pv->nw->sys.present)
+		return badarch(pv, "; new has no syscalls block: no filter");
+	ws_set_limit(pv->ws,
+		     pv->budget > SIZE_MAX / 16 ? SIZE_MAX : pv->budget * 16);
+	nv = sorted(&pv->nw->sys);
+	ov = sorted(&pv->old->sys);
+	rc =
+	    nv && ov ? PROVE_OK : prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	while (!rc && (i < pv->nw->sys.ncalls || j < pv->old->sys.ncalls)) {
+		int c = i == pv->nw->sys.ncalls ? 1
+			: j == pv->old->sys.ncalls
+			    ? -1
+			    : strcmp(nv[i]->name, ov[j]->name);
+
+		if (c < 0)
+			rc = one_syscall(pv, nv[i]->name, nv[i], NULL), i++;
+		else if (c > 0)
+			rc = one_syscall(pv, ov[j]->name, NULL, ov[j]), j++;
+		else
+			rc = one_syscall(pv, nv[i]->name, nv[i], ov[j]), i++,
+			j++;
+	}
+	free(nv);
+	free(ov);
+	if (!rc)
+		rc = defaults(pv);
+	if (!rc)
+		rc = badarch(pv, "");
+	return rc;
+}

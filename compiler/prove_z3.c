@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The syscall dimension's second route: one Z3 query for a syscall whose
+ * clause search (prove_sys.c) ran out of its budget. Rules that test
+ * several arguments at once make that search exponential (a cartesian
+ * product of `in` sets, refuted case by case), while the same question as
+ * one bit-vector formula is easy for an SMT solver.
+ *
+ * The formula is rank(NEW(args)) > rank(OLD(args)), each side's action
+ * written as a term that mirrors ir_eval_syscall(): best = the smallest
+ * (kind, errno) key among the rules that hold, else the default. Z3 is
+ * loaded on first use (bpf/z3_lazy.h), the context made once per check,
+ * and every query has a time limit; "unknown" is undecided, never within.
+ * A model is a witness like any other: re-checked before it is reported.
+ */
+#include "z3_lazy.h" /* before anything that includes <z3.h> */
+#include "bpf_symbolic.h"
+#include "prove_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NO_ACTION 0xffffffffu
+
+static Z3_ast atom_term(struct bpf_sym *s, const struct ir_atom *a)
+{
+	Z3_context c = bpf_sym_ctx(s);
+	Z3_ast x = bpf_sym_arg(s, a->arg), m, val;
+
+	if (a->width == 32) {
+		/* The kernel reads an int: only the low word exists. */
+		x = Z3_mk_extract(c, 31, 0, x);
+		m = bpf_sym_u32(s, (uint32_t)a->mask);
+		val = bpf_sym_u32(s, (uint32_t)a->value);
+	} else {
+		m = bpf_sym_u64(s, a->mask);
+		val = bpf_sym_u64(s, a->value);
+	}
+	x = Z3_mk_bvand(c, x, m);
+	switch (a->op) {
+	case IR_OP_EQ:
+		return Z3_mk_eq(c, x, val);
+	case IR_OP_NE:
+		return Z3_mk_not(c, Z3_mk_eq(c, x, val));
+	case IR_OP_LT:
+		return Z3_mk_bvult(c, x, val);
+	case IR_OP_LE:
+		return Z3_mk_bvule(c, x, val);
+	case IR_OP_GT:
+		return Z3_mk_bvugt(c, x, val);
+	default:
+		return Z3_mk_bvuge(c, x, val);
+	}
+}
+
+/* The kind of the action the policy gives, as a 32-bit term. */
+static Z3_ast rank_term(struct bpf_sym *s, const struct ir_syscalls *sys,
+			const struct ir_syscall *sc)
+{
+	Z3_context c = bpf_sym_ctx(s);
+	Z3_ast best = bpf_sym_u32(s, NO_ACTION), none;
+
+	for (uint32_t r = 0; sc && r < sc->nrules; r++) {
+		const struct ir_rule *rule = &sc->rules[r];
+		Z3_ast key = bpf_sym_u32(s, (uint32_t)rule->action.kind << 16 |
+						rule->action.errnum);
+		Z3_ast holds = Z3_mk_bvult(c, key, best);
+
+		for (uint32_t i = 0; i < rule->natoms; i++) {
+			Z3_ast both[2] = {holds, atom_term(s, &rule->atoms[i])};
+
+			holds = Z3_mk_and(c, 2, both);
+		}
+		best = Z3_mk_ite(c, holds, key, best);
+	}
+	none = Z3_mk_eq(c, best, bpf_sym_u32(s, NO_ACTION));
+	return Z3_mk_ite(c, none, bpf_sym_u32(s, sys->def.kind),
+			 Z3_mk_bvlshr(c, best, bpf_sym_u32(s, 16)));
+}
+
+int prove_z3_exceeds(struct prover *pv, const char *name,
+		     const struct ir_syscall *nsc, const struct ir_syscall *osc,
+		     uint64_t args[6])
+{
+	struct seccomp_data w;
+	char why[256];
+	Z3_ast cond;
+
+	if (pv->no_z3)
+		return prove_fail(pv, PROVE_UNDECIDED,
+				  "undecided: the search budget ran out on "
+				  "syscall %s",
+				  name);
+	if (!pv->sym &&
+	    bpf_sym_create(&pv->sym, PROVE_Z3_TIMEOUT_MS, why, sizeof(why)))
+		return prove_fail(pv, PROVE_UNDECIDED,
+				  "undecided: the search budget ran out on "
+				  "syscall %s, and %s",
+				  name, why);
+	cond = Z3_mk_bvugt(bpf_sym_ctx(pv->sym),
+			   rank_term(pv->sym, &pv->nw->sys, nsc),
+			   rank_term(pv->sym, &pv->old->sys, osc));
+	switch (bpf_sym_check(pv->sym, cond, &w)) {
+	case BPF_SYM_UNSAT:
+		return 0;
+	case BPF_SYM_SAT:
+		memcpy(args, w.args, sizeof(w.args));
+		return 1;
+	default:
+		return prove_fail(pv, PROVE_UNDECIDED,
+				  "undecided: syscall %s: the solver says "
+				  "unknown (%s)",
+				  name, bpf_sym_reason(pv->sym));
+	}
+}
+
+void prove_z3_free(struct prover *pv)
+{
+	bpf_sym_destroy(&pv->sym);
+}

@@ -1,0 +1,153 @@
+#!/bin/sh
+# The prover's corpus: each NN-name/ holds old.pol, new.pol and expect:
+#
+#   verdict: within | exceeds | error     (exit 0 | 1 | 2, checked exactly)
+#   witness: DIM [TEXT]    a finding line "DIM: ..." containing TEXT
+#   note: DIM [TEXT]       a note line "note: DIM: ..." containing TEXT
+#
+# Every expected finding dimension must appear, and no other: each
+# finding line's dimension must be named by some witness line. Each pair
+# is also checked with --json (valid JSON, same verdict and findings) and
+# through both artifacts (.polbin), which must give the same verdict.
+#
+# Then every example and standard-library fragment is within itself, and
+# each with one extra allow added exceeds it, with that allow the witness.
+# Ends with "prover: N passed, N failed".
+POLC=${POLC:-build/polc}
+dir=$(dirname "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+code_of() {
+	case $1 in
+	within) echo 0 ;; exceeds) echo 1 ;; error) echo 2 ;; *) echo x ;;
+	esac
+}
+
+check_pair() { # CASE-DIR
+	c=$1
+	name=$(basename "$c")
+	want=$(sed -n 's/^verdict: //p' "$c/expect")
+	code=$(code_of "$want")
+	"$POLC" check --boundary "$c/old.pol" "$c/new.pol" >"$tmp/out" \
+		2>"$tmp/err"
+	rc=$?
+	if [ "$rc" != "$code" ]; then
+		bad "$name: exit $rc, expected $code ($want)"
+		cat "$tmp/out" "$tmp/err"
+		return
+	fi
+	if [ "$want" = error ]; then
+		[ -s "$tmp/err" ] && [ ! -s "$tmp/out" ] && ok ||
+			bad "$name: an error must say why on stderr only"
+		return
+	fi
+	tail -n 1 "$tmp/out" | grep -q "^verdict: $want" ||
+		{ bad "$name: last line is not the verdict"; return; }
+	errs=0
+	while IFS= read -r line; do
+		case $line in
+		"witness: "* | "note: "*)
+			kind=${line%%: *}
+			rest=${line#*: }
+			dim=${rest%% *}
+			text=${rest#"$dim"}
+			text=${text# }
+			if [ "$kind" = witness ]; then
+				pre="$dim: "
+			else
+				pre="note: $dim: "
+			fi
+			if ! grep -F -- "$pre" "$tmp/out" | grep -q -F -- "$text"; then
+				bad "$name: no $kind line '$pre$text'"
+				errs=1
+			fi
+			;;
+		esac
+	done <"$c/expect"
+	# No finding of a dimension the expectation does not name.
+	for d in $(grep -v '^note: \|^verdict: ' "$tmp/out" | sed 's/:.*//' |
+		sort -u); do
+		grep -q "^witness: $d\b" "$c/expect" ||
+			{ bad "$name: unexpected $d finding"; errs=1; }
+	done
+	[ $errs -eq 0 ] || { cat "$tmp/out"; return; }
+	# JSON: valid, the same verdict, one object per finding line.
+	"$POLC" check --json --boundary "$c/old.pol" "$c/new.pol" \
+		>"$tmp/json" 2>/dev/null
+	n_text=$(grep -c -v '^note: \|^verdict: ' "$tmp/out")
+	v=$(jq -r '.schema_version, .verdict, (.findings | length)' \
+		"$tmp/json" 2>/dev/null | tr '\n' ' ')
+	[ "$v" = "1 $want $n_text " ] ||
+		{ bad "$name: --json says '$v', text '1 $want $n_text'"; return; }
+	# The same through the artifacts.
+	if "$POLC" build "$c/old.pol" -o "$tmp/old.polbin" 2>/dev/null &&
+		"$POLC" build "$c/new.pol" -o "$tmp/new.polbin" 2>/dev/null; then
+		"$POLC" check --boundary "$tmp/old.polbin" "$tmp/new.polbin" \
+			>"$tmp/out2" 2>&1
+		rc=$?
+		[ "$rc" = "$code" ] && cmp -s "$tmp/out" "$tmp/out2" ||
+			{ bad "$name: artifacts give exit $rc"; cat "$tmp/out2"; return; }
+	else
+		bad "$name: does not build"
+		return
+	fi
+	ok
+}
+
+for c in "$dir"/[0-9]*-*/; do
+	check_pair "${c%/}"
+done
+n=$(ls -d "$dir"/[0-9]*-*/ | wc -l)
+[ "$n" -ge 40 ] || bad "fewer than 40 pairs ($n)"
+
+# A policy: within itself; one extra allow (a syscall it does not name)
+# exceeds it, with that syscall as the witness, and not the other way.
+self_and_extra() { # POLICY LABEL
+	"$POLC" check -I stdlib-policies --boundary "$1" "$1" >"$tmp/out" 2>&1
+	[ $? -eq 0 ] && ok || { bad "$2 is not within itself"; cat "$tmp/out"; }
+	"$POLC" build -I stdlib-policies "$1" -o "$tmp/self.polbin" 2>/dev/null
+	"$POLC" check --boundary "$tmp/self.polbin" "$tmp/self.polbin" \
+		>/dev/null 2>&1
+	[ $? -eq 0 ] && ok || bad "$2's artifact is not within itself"
+	"$POLC" dump "$tmp/self.polbin" >"$tmp/dump"
+	extra=
+	for s in acct swapon kexec_load init_module syslog vhangup; do
+		grep -q "[ ]$s\b" "$tmp/dump" || { extra=$s; break; }
+	done
+	[ -n "$extra" ] || { bad "$2: no syscall left to add"; return; }
+	# The extra rule goes in a syscalls block of its own: blocks merge.
+	awk -v s="$extra" '{ print } /^policy / && !done {
+		print "  syscalls {\n    allow " s "\n  }"; done = 1 }' \
+		"$1" >"$tmp/extra.pol"
+	"$POLC" check -I stdlib-policies --boundary "$1" "$tmp/extra.pol" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^syscalls: $extra(.*: new allow" \
+		"$tmp/out" && [ "$(grep -c -v '^note: \|^verdict: ' \
+		"$tmp/out")" -eq 1 ]; then ok; else
+		bad "$2 + allow $extra: exit $rc, expected exactly that finding"
+		cat "$tmp/out"
+	fi
+	"$POLC" check -I stdlib-policies --boundary "$tmp/extra.pol" "$1" \
+		>/dev/null 2>&1
+	[ $? -eq 0 ] && ok || bad "$2 is not within $2 + allow $extra"
+}
+
+for pol in examples/*.pol; do
+	cp "$pol" "$tmp/example.pol"
+	self_and_extra "$tmp/example.pol" "$pol"
+done
+for frag in stdlib-policies/std/*.pol; do
+	name=${frag#stdlib-policies/}
+	name=${name%.pol}
+	printf 'policy "t" {\n  use %s\n}\n' "$name" >"$tmp/use.pol"
+	self_and_extra "$tmp/use.pol" "std fragment $name"
+done
+
+echo "prover: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
