@@ -6,8 +6,8 @@
  * decoded with its own checks. Any defect is a refusal before anything runs.
  *
  * The sections this polexec implements. A critical section not listed here
- * (landlock, nft, limits, or a marker polc adds for a layer it could not
- * compile) stops the run: a layer the policy asks for is never silently
+ * (landlock, nft, or a marker polc adds for a layer it could not compile)
+ * stops the run: a layer the policy asks for is never silently
  * skipped and presented as enforced.
  */
 #include "polexec.h"
@@ -27,7 +27,8 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_META,
     POLBIN_SEC_SECCOMP,
     POLBIN_SEC_ENV,
-    POLBIN_SEC_IR, /* read by polc dump and the prover, not by polexec */
+    POLBIN_SEC_LIMITS, /* limits.c */
+    POLBIN_SEC_IR,     /* read by polc dump and the prover, not by polexec */
     0,
 };
 
@@ -314,8 +315,8 @@ static size_t decode_env_entry(const struct polbin_section *s, size_t off,
 /*
  * Phase 3c: ENV. After it, p->env holds up to POLEXEC_MAX_ENV entries with
  * unique, valid names, in the section's order, and the section had no
- * trailing bytes. Secrets are refused until the box has a private mount
- * namespace to put them in (issue 7): never degraded to a variable.
+ * trailing bytes. A secret's source and place are checked once bound
+ * (secrets.c); it never becomes a variable.
  */
 static void decode_env(struct policy *p)
 {
@@ -345,13 +346,6 @@ static void decode_env(struct policy *p)
 		    s->len - off, n);
 	p->env_present = 1;
 	p->nenv = n;
-	for (i = 0; i < n; i++)
-		if (p->env[i].kind == ENV_SECRET)
-			die("env: secret %s: secrets need the box's private "
-			    "mount namespace, which this polexec does not "
-			    "support yet; refusing rather than pass it as a "
-			    "variable",
-			    p->env[i].name);
 }
 
 void artifact_load(const char *path, struct policy *p)
@@ -362,4 +356,11 @@ void artifact_load(const char *path, struct policy *p)
 	decode_meta(p);
 	decode_seccomp(p);
 	decode_env(p);
+	limits_decode(p);
+}
+
+/* For --doctor (tiers.c): does this polexec enforce a section type? */
+int artifact_implements(uint32_t type)
+{
+	return is_implemented(type);
 }

@@ -6,6 +6,7 @@
 
 POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
                 stub/record.c stub/doctor.c stub/util.c \
+                stub/limits.c stub/secrets.c stub/boxns.c stub/tiers.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := stub/polexec.h stub/kernel.h artifact/polbin.h \
                 artifact/sections.h artifact/sha256.h
@@ -33,14 +34,14 @@ $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 POLC_OBJS += $(B)/compiler/env_backend.o
 
 # Leak-suite programs: static glibc, so their policies stay small.
-LEAK_PROGS := syscall_errno sockets badarch boxprobe
+LEAK_PROGS := syscall_errno sockets badarch boxprobe hog
 LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin
 TEST_BINS += $(LEAK_BINS)
 tests: $(LEAK_BINS)
 
 $(B)/tests/leak/%: tests/leak/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static -pthread $< -o $@
 
 $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
                           artifact/polbin_read.c artifact/sha256.c \
