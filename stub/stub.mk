@@ -30,8 +30,8 @@ $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 	@mkdir -p $(dir $@)
 	$(MUSLCC) $(POLEXEC_CFLAGS) $(POLEXEC_SRCS) -o $@
 
-# The ENV section writer (compiler side of the env layer).
-POLC_OBJS += $(B)/compiler/env_backend.o
+# The ENV and LIMITS section writers (compiler side of those layers).
+POLC_OBJS += $(B)/compiler/env_backend.o $(B)/compiler/limits_backend.o
 
 # Leak-suite programs: static glibc, so their policies stay small.
 LEAK_PROGS := syscall_errno sockets badarch boxprobe hog
