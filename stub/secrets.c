@@ -328,9 +328,11 @@ static void copy_secret(const struct secret_file *f, int out)
 		done += (uint64_t)n;
 	}
 	explicit_bzero(buf, sizeof(buf));
-	if (pread(f->fd, buf, 1, (off_t)f->size) != 0)
+	if (pread(f->fd, buf, 1, (off_t)f->size) != 0) {
+		explicit_bzero(buf, 1);
 		die("child: secret %s: its source file grew while being read",
 		    f->name);
+	}
 }
 
 /*
