@@ -12,11 +12,29 @@
  *   AUDIT_ARCH_X86_64, 1..POLBIN_SECCOMP_MAX_INSNS instructions, exactly as
  *   the kernel loads it (also what `polc build --emit-bpf` writes).
  *
+ * LIMITS (POLBIN_SEC_LIMITS, critical): exactly POLBIN_LIMITS_LEN (72)
+ *   bytes, in every artifact (a policy without a limits block still gets
+ *   core dumps off):
+ *     u32 flags     POLBIN_LIMITS_F_*; any other bit is refused
+ *     u32 set       bit i: limit i (enum polbin_limit) is enforced; bits
+ *                   from POLBIN_LIM_COUNT up are refused
+ *     u64 value[8]  limit i's value; 0 when bit i is clear
+ *   Units: memory, fsize, core in bytes; pids, nofile a count; cpu, wall,
+ *   grace in milliseconds. polc writes its defaults out, so polexec
+ *   applies exactly what the section says: core is always set (0, core
+ *   dumps off, unless the policy gives core), grace is always set
+ *   (POLBIN_LIMITS_GRACE_MS unless the policy gives grace). polexec
+ *   refuses a set value of 0 (except core), sizes above
+ *   POLBIN_LIMITS_MAX_BYTES, counts above POLBIN_LIMITS_MAX_COUNT and
+ *   durations above POLBIN_LIMITS_MAX_MS.
+ *
  * ENV (POLBIN_SEC_ENV, critical): u32 count, then count entries
  *   { u8 kind, u8 zero, u16 name_len, u16 value_len, u16 dest_len,
  *     name, value, dest }
  *   kind is POLBIN_ENV_*; value and dest hold `${VAR}` references that
- *   polexec binds at run time. A secret's value is the source file's path.
+ *   polexec binds at run time. A secret's value is the source file's path
+ *   (polexec reads it; `polc dump` and the run record never show it), its
+ *   dest the absolute path where the box finds the content.
  *
  * LANDLOCK (POLBIN_SEC_LANDLOCK, critical): the ruleset polexec builds, a
  *   pure function of the IR (compiler/landlock_backend.c). Bit values are
@@ -77,6 +95,31 @@ enum polbin_ll_flag {
 	POLBIN_LL_F_FOLLOW = 1u << 0, /* symlinks in the path may be followed */
 	POLBIN_LL_F_OPTIONAL = 1u << 1, /* a missing path is skipped */
 };
+
+#define POLBIN_LIMITS_LEN 72
+
+enum polbin_limits_flag {
+	POLBIN_LIMITS_F_STATED = 1u << 0,  /* the policy has a limits block */
+	POLBIN_LIMITS_F_REQUIRE = 1u << 1, /* limits require: never degrade */
+};
+
+/* Bit and value index in the LIMITS section; the IR's enum ir_limit. */
+enum polbin_limit {
+	POLBIN_LIM_MEMORY = 0, /* bytes, the whole box */
+	POLBIN_LIM_PIDS,       /* processes and threads, the whole box */
+	POLBIN_LIM_NOFILE,     /* open files, each process */
+	POLBIN_LIM_CPU,	       /* ms of CPU time, each process */
+	POLBIN_LIM_WALL,       /* ms from start to SIGTERM */
+	POLBIN_LIM_FSIZE,      /* bytes, largest file a process may write */
+	POLBIN_LIM_CORE,       /* bytes of core dump; 0: off */
+	POLBIN_LIM_GRACE,      /* ms from SIGTERM (wall) to SIGKILL */
+	POLBIN_LIM_COUNT
+};
+
+#define POLBIN_LIMITS_GRACE_MS	2000u
+#define POLBIN_LIMITS_MAX_BYTES (1ull << 60) /* 1 EiB */
+#define POLBIN_LIMITS_MAX_COUNT (1ull << 31)
+#define POLBIN_LIMITS_MAX_MS	(1ull << 40) /* about 35 years */
 
 enum polbin_env_kind {
 	POLBIN_ENV_PASS = 0,

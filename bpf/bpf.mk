@@ -28,10 +28,11 @@ $(B)/tests/unit/test_wordsat: $(B)/tests/unit/test_wordsat.o \
 $(B)/tests/unit/test_seccomp: $(B)/tests/unit/test_seccomp.o $(SECCOMP_DEPS)
 	$(CC) $(CFLAGS) $^ $(SECCOMP_LIBS) -o $@
 # The oracle also compiles examples/ and the standard library: the whole
-# front end (env_backend.o comes from stub.mk, included after this file).
+# front end (env_backend.o and limits_backend.o come from stub.mk, included
+# after this file).
 ORACLE_DEPS := $(sort $(SECCOMP_DEPS) \
                $(filter-out $(B)/compiler/polc.o,$(POLC_OBJS)) \
-               $(B)/compiler/env_backend.o)
+               $(B)/compiler/env_backend.o $(B)/compiler/limits_backend.o)
 $(B)/tests/unit/test_seccomp_oracle.o: $(B)/lang/parser.h
 $(B)/tests/unit/test_seccomp_oracle: $(B)/tests/unit/test_seccomp_oracle.o \
 		$(ORACLE_DEPS)

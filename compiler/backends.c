@@ -2,6 +2,7 @@
 #include "backends.h"
 #include "env_backend.h"
 #include "landlock_backend.h"
+#include "limits_backend.h"
 #include "polbin.h"
 #include "seccomp_backend.h"
 #include "seccomp_validate.h"
@@ -83,8 +84,6 @@ static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
 	buf[0] = '\0';
 	if (p->net.present && p->net.mode != IR_NET_HOST)
 		strncat(buf, "net ", len - strlen(buf) - 1);
-	if (p->limits.present)
-		strncat(buf, "limits ", len - strlen(buf) - 1);
 	if (buf[0])
 		buf[strlen(buf) - 1] = '\0';
 }
@@ -108,6 +107,12 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 		goto fail;
 	}
 	if (add(c, POLBIN_SEC_ENV, POLBIN_F_CRITICAL, data, len))
+		goto full;
+	if (limits_section_build(p, &data, &len, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		goto fail;
+	}
+	if (add(c, POLBIN_SEC_LIMITS, POLBIN_F_CRITICAL, data, len))
 		goto full;
 	unenforced_layers(p, layers, sizeof(layers));
 	if (layers[0]) {

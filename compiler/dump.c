@@ -13,6 +13,7 @@
 #include "sha256.h"
 
 #include <linux/audit.h>
+#include <inttypes.h>
 #include <linux/filter.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,8 +102,8 @@ static int dump_env(const struct polbin_section *s, FILE *out)
 			fputc('=', out);
 			put_clean(out, s->data + off + nl, vl);
 		} else if (kind == POLBIN_ENV_SECRET) {
-			fputs(" from file ", out);
-			put_clean(out, s->data + off + nl, vl);
+			/* The name and the place in the box only: where
+			 * polexec reads the secret from stays out of dumps. */
 			fputs(" to ", out);
 			put_clean(out, s->data + off + nl + vl, dl);
 		}
@@ -110,6 +111,58 @@ static int dump_env(const struct polbin_section *s, FILE *out)
 		off += (size_t)nl + vl + dl;
 	}
 	return off == s->len ? 0 : -1;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)polbin_le32(p) | (uint64_t)polbin_le32(p + 4) << 32;
+}
+
+/* The LIMITS section (artifact/sections.h), checked as polexec checks it. */
+static int dump_limits(const struct polbin_section *s, FILE *out)
+{
+	static const struct {
+		const char *name, *unit, *what;
+	} lim[POLBIN_LIM_COUNT] = {
+	    [POLBIN_LIM_MEMORY] = {"memory", "bytes", "the whole box"},
+	    [POLBIN_LIM_PIDS] = {"pids", "", "processes and threads"},
+	    [POLBIN_LIM_NOFILE] = {"nofile", "", "open files, each process"},
+	    [POLBIN_LIM_CPU] = {"cpu", "ms", "CPU time, each process"},
+	    [POLBIN_LIM_WALL] = {"wall", "ms", "then SIGTERM"},
+	    [POLBIN_LIM_FSIZE] = {"fsize", "bytes", "largest file written"},
+	    [POLBIN_LIM_CORE] = {"core", "bytes", "core dump size"},
+	    [POLBIN_LIM_GRACE] = {"grace", "ms", "SIGTERM to SIGKILL"},
+	};
+	uint32_t flags, set;
+	int i;
+
+	if (s->len != POLBIN_LIMITS_LEN)
+		return -1;
+	flags = polbin_le32(s->data);
+	set = polbin_le32(s->data + 4);
+	if (flags &
+		~(uint32_t)(POLBIN_LIMITS_F_STATED | POLBIN_LIMITS_F_REQUIRE) ||
+	    set >> POLBIN_LIM_COUNT)
+		return -1;
+	fprintf(out, "  %s, %s\n",
+		flags & POLBIN_LIMITS_F_STATED ? "stated by the policy"
+					       : "no limits block",
+		flags & POLBIN_LIMITS_F_REQUIRE
+		    ? "require: refuse what cannot be enforced fully"
+		    : "best_effort: degrade with a warning");
+	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
+		uint64_t v = le64(s->data + 8 + 8 * i);
+
+		if (!(set >> i & 1)) {
+			if (v)
+				return -1;
+			continue;
+		}
+		fprintf(out, "  %-7s %" PRIu64 "%s%s  (%s%s)\n", lim[i].name, v,
+			*lim[i].unit ? " " : "", lim[i].unit, lim[i].what,
+			i == POLBIN_LIM_CORE && v == 0 ? "; off" : "");
+	}
+	return 0;
 }
 
 static int dump_seccomp(const struct polbin_section *s, FILE *out)
@@ -309,6 +362,9 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			break;
 		case POLBIN_SEC_LANDLOCK:
 			rc = dump_landlock(s, out);
+			break;
+		case POLBIN_SEC_LIMITS:
+			rc = dump_limits(s, out);
 			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "

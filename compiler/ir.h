@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IR_VERSION 1
+#define IR_VERSION 2 /* 2: limits carry a require / best_effort mode */
 
 /* Hard limits, named so that hostile IR and policies are refused early. */
 #define IR_MAX_ATOMS	8    /* atoms in one conjunction */
@@ -202,9 +202,20 @@ enum ir_limit {
 	IR_LIM_COUNT
 };
 
+/*
+ * How polexec treats a limit it cannot enforce at full strength (memory or
+ * pids without a cgroup): best_effort degrades with a warning and says so
+ * in the run record; require refuses to run the command.
+ */
+enum ir_limits_mode {
+	IR_LIMITS_BEST_EFFORT = 0,
+	IR_LIMITS_REQUIRE = 1,
+};
+
 struct ir_limits {
 	int present;
-	uint32_t set; /* bit i: limit i was given */
+	uint32_t mode; /* enum ir_limits_mode; 0 when !present */
+	uint32_t set;  /* bit i: limit i was given */
 	uint64_t value[IR_LIM_COUNT];
 };
 

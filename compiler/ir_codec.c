@@ -162,6 +162,7 @@ int ir_serialize(const struct ir_policy *p, uint8_t **out, size_t *len)
 	put_ranges(&w, p->net.nbind, p->net.bind);
 	put_sys(&w, &p->sys);
 	put_u8(&w, (uint8_t)p->limits.present);
+	put_u8(&w, (uint8_t)p->limits.mode);
 	put_u32(&w, p->limits.set);
 	for (i = 0; i < IR_LIM_COUNT; i++)
 		put_u64(&w, p->limits.value[i]);
@@ -493,6 +494,10 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 	get_net(r, &p->net);
 	get_sys(r, &p->sys);
 	p->limits.present = get_bool(r);
+	p->limits.mode = get_u8(r);
+	if (p->limits.mode > IR_LIMITS_REQUIRE ||
+	    (!p->limits.present && p->limits.mode))
+		rfail(r, "limits mode %u", p->limits.mode);
 	p->limits.set = get_u32(r);
 	if (p->limits.set >> IR_LIM_COUNT)
 		rfail(r, "unknown limit bits");

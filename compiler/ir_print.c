@@ -295,7 +295,9 @@ static void print_limits(const struct ir_policy *p, FILE *out)
 	static const uint64_t time_scale[] = {1, 1000, 60000, 3600000};
 	int i;
 
-	fputs("  limits {\n", out);
+	fprintf(out, "  limits %s {\n",
+		p->limits.mode == IR_LIMITS_REQUIRE ? "require"
+						    : "best_effort");
 	for (i = 0; i < IR_LIM_COUNT; i++) {
 		uint64_t v = p->limits.value[i];
 
@@ -332,11 +334,10 @@ static void print_env(const struct ir_policy *p, FILE *out)
 			fputc('\n', out);
 			break;
 		case IR_ENV_SECRET:
-			/* The source is a path; the secret itself never
-			 * passes through polc. */
-			fprintf(out, "    secret %s from file ", e->name);
-			put_word(out, e->value ? e->value : "");
-			fputs(" to ", out);
+			/* Only the name and where the box finds it: the
+			 * secret never passes through polc, and its source
+			 * file stays out of what dump shows. */
+			fprintf(out, "    secret %s to ", e->name);
 			put_word(out, e->dest ? e->dest : "");
 			fputc('\n', out);
 			break;

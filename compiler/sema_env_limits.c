@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The limits and env sections. */
 #include "sema_int.h"
+#include "sections.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,15 @@ static void limit_pair(struct sema *s, const struct ast_word *k,
 		x = (uint64_t)n;
 		break;
 	}
+	if ((limit_keys[i].unit == U_SIZE && x > POLBIN_LIMITS_MAX_BYTES) ||
+	    (limit_keys[i].unit == U_TIME && x > POLBIN_LIMITS_MAX_MS)) {
+		diag_error(s->d, v->loc, "%s is too large (at most %s)",
+			   k->text,
+			   limit_keys[i].unit == U_SIZE
+			       ? "1048576TiB"
+			       : "1099511627776ms, about 34 years");
+		return;
+	}
 	if (x == 0 && limit_keys[i].lim != IR_LIM_CORE) {
 		diag_error(s->d, v->loc,
 			   "%s 0 would stop everything; omit the limit to "
@@ -70,13 +80,37 @@ static void limit_pair(struct sema *s, const struct ast_word *k,
 	s->p->limits.value[limit_keys[i].lim] = x;
 }
 
+/*
+ * limits [require|best_effort] { NAME VALUE ... }
+ *
+ * The mode says what polexec does with a limit it cannot enforce at full
+ * strength (memory or pids without a cgroup): best_effort (the default)
+ * degrades with a warning, require refuses. A stated mode is a setting
+ * given once across all files.
+ */
 void sema_limits(struct sema *s, const struct ast_stmt *st)
 {
+	static const char *const modes[] = {"best_effort", "require"};
 	size_t i, j;
 
-	if (st->nwords != 1 || !st->has_block || st->cond) {
-		diag_error(s->d, st->loc, "expected 'limits { ... }'");
+	if (st->nwords > 2 || !st->has_block || st->cond) {
+		diag_error(s->d, st->loc,
+			   "expected 'limits [require|best_effort] { ... }'");
 		return;
+	}
+	if (st->nwords == 2) {
+		const struct ast_word *m = &st->words[1];
+
+		if (m->kind != AST_WORD || (strcmp(m->text, "best_effort") &&
+					    strcmp(m->text, "require"))) {
+			sema_unknown(s, m, "limits mode", modes, 2);
+			return;
+		}
+		if (sema_once(s, &s->limits_mode, m->loc, "limits mode"))
+			return;
+		s->p->limits.mode = !strcmp(m->text, "require")
+					? IR_LIMITS_REQUIRE
+					: IR_LIMITS_BEST_EFFORT;
 	}
 	s->p->limits.present = 1;
 	for (i = 0; i < st->nchildren; i++) {
@@ -164,11 +198,59 @@ static int env_path(struct sema *s, const struct ast_word *w)
 	return 0;
 }
 
-/* secret NAME from file PATH [to PATH] */
+/*
+ * Two secrets may not land on one file, nor one inside the other's file:
+ * polexec would have to make a file and a folder of one path. Returns -1
+ * after reporting both places.
+ */
+static int secret_dest_conflict(struct sema *s, const struct ast_word *name,
+				const struct loc here, const char *dest)
+{
+	size_t i, n = strlen(dest);
+
+	for (i = 0; i < s->nenv; i++) {
+		const struct env_src *o = &s->env[i];
+		size_t m;
+
+		if (o->e.kind != IR_ENV_SECRET || !o->e.dest ||
+		    !strcmp(o->e.name, name->text))
+			continue;
+		m = strlen(o->e.dest);
+		if (!strcmp(o->e.dest, dest)) {
+			diag_error(s->d, here,
+				   "secrets '%s' and '%s' go to the same file "
+				   "'%s'",
+				   name->text, o->e.name, dest);
+			diag_note(s->d, o->loc, "'%s' given here", o->e.name);
+			return -1;
+		}
+		if ((m < n && !strncmp(o->e.dest, dest, m) && dest[m] == '/') ||
+		    (n < m && !strncmp(dest, o->e.dest, n) &&
+		     o->e.dest[n] == '/')) {
+			diag_error(s->d, here,
+				   "secret '%s' at '%s' and secret '%s' at "
+				   "'%s': one file would be the other's folder",
+				   name->text, dest, o->e.name, o->e.dest);
+			diag_note(s->d, o->loc, "'%s' given here", o->e.name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * secret NAME from file PATH [to DEST]
+ *
+ * DEST (default /run/secrets/NAME) is where the box finds the content: an
+ * absolute path in normal form, inside a folder other than / (polexec
+ * mounts a private tmpfs on that folder, see docs/LANGUAGE.md).
+ */
 static void secret(struct sema *s, const struct ast_stmt *st)
 {
 	const struct ast_word *w = st->words;
 	char dest[160];
+	struct loc where;
+	const char *d;
 
 	if ((st->nwords != 5 && st->nwords != 7) || strcmp(w[2].text, "from") ||
 	    strcmp(w[3].text, "file") ||
@@ -182,17 +264,29 @@ static void secret(struct sema *s, const struct ast_stmt *st)
 	if (st->nwords == 7) {
 		if (env_path(s, &w[6]))
 			return;
-		if (w[6].text[0] != '/' || strstr(w[6].text, "..")) {
+		if (w[6].text[0] != '/' || !ir_is_path(w[6].text)) {
 			diag_error(s->d, w[6].loc,
 				   "a secret's place in the box is an absolute "
-				   "path without '..'");
+				   "path in normal form (no '..', '.', '//' or "
+				   "trailing '/')");
 			return;
 		}
-		env_add(s, &w[1], IR_ENV_SECRET, w[4].text, w[6].text);
-		return;
+		if (strrchr(w[6].text, '/') == w[6].text) {
+			diag_error(s->d, w[6].loc,
+				   "a secret's place in the box needs a folder "
+				   "other than '/', as in /run/secrets/NAME");
+			return;
+		}
+		d = w[6].text;
+		where = w[6].loc;
+	} else {
+		snprintf(dest, sizeof(dest), "/run/secrets/%s", w[1].text);
+		d = dest;
+		where = w[1].loc;
 	}
-	snprintf(dest, sizeof(dest), "/run/secrets/%s", w[1].text);
-	env_add(s, &w[1], IR_ENV_SECRET, w[4].text, dest);
+	if (secret_dest_conflict(s, &w[1], where, d))
+		return;
+	env_add(s, &w[1], IR_ENV_SECRET, w[4].text, d);
 }
 
 void sema_env(struct sema *s, const struct ast_stmt *st)

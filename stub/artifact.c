@@ -6,7 +6,7 @@
  * decoded with its own checks. Any defect is a refusal before anything runs.
  *
  * The sections this polexec implements. A critical section not listed here
- * (nft, limits, or a marker polc adds for a layer it could not compile)
+ * (nft, or a marker polc adds for a layer it could not compile)
  * stops the run: a layer the policy asks for is never silently skipped and
  * presented as enforced.
  */
@@ -28,6 +28,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_SECCOMP,
     POLBIN_SEC_ENV,
     POLBIN_SEC_LANDLOCK,
+    POLBIN_SEC_LIMITS, /* limits.c */
     POLBIN_SEC_IR, /* read by polc dump and the prover, not by polexec */
     0,
 };
@@ -315,8 +316,8 @@ static size_t decode_env_entry(const struct polbin_section *s, size_t off,
 /*
  * Phase 3c: ENV. After it, p->env holds up to POLEXEC_MAX_ENV entries with
  * unique, valid names, in the section's order, and the section had no
- * trailing bytes. Secrets are refused until the box has a private mount
- * namespace to put them in (issue 7): never degraded to a variable.
+ * trailing bytes. A secret's source and place are checked once bound
+ * (secrets.c); it never becomes a variable.
  */
 static void decode_env(struct policy *p)
 {
@@ -346,13 +347,6 @@ static void decode_env(struct policy *p)
 		    s->len - off, n);
 	p->env_present = 1;
 	p->nenv = n;
-	for (i = 0; i < n; i++)
-		if (p->env[i].kind == ENV_SECRET)
-			die("env: secret %s: secrets need the box's private "
-			    "mount namespace, which this polexec does not "
-			    "support yet; refusing rather than pass it as a "
-			    "variable",
-			    p->env[i].name);
 }
 
 /*
@@ -527,4 +521,11 @@ void artifact_load(const char *path, struct policy *p)
 	decode_seccomp(p);
 	decode_env(p);
 	decode_landlock(p);
+	limits_decode(p);
+}
+
+/* For --doctor (tiers.c): does this polexec enforce a section type? */
+int artifact_implements(uint32_t type)
+{
+	return is_implemented(type);
 }

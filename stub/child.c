@@ -7,12 +7,16 @@
  *   new session          the box cannot reach the terminal it came from
  *   parent-death signal  the box does not outlive polexec
  *   signals reset        no inherited ignored signal or blocked mask
+ *   cgroups joined       the box's own (limits.c), before it starts more
+ *   namespaces entered   user and mount, when asked for (boxns.c)
+ *   secrets written      on a private tmpfs (secrets.c)
  *   command lookup       in the box's PATH, before anything is locked down
  *   capabilities dropped all of them, so a root caller's box is not root
  *   no_new_privs         no setuid gain across execve; Landlock and
  *                        seccomp need it
  *   Landlock             the ruleset the parent built (landlock.c)
  *   stray fds closed     only 0, 1 and 2 reach the box (the ruleset's too)
+ *   rlimits applied      late: nofile, fsize, as would hinder the steps
  *   seccomp              last, so the filter only has to allow execve
  *   execve               with the environment built from the policy
  *
@@ -279,11 +283,16 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 
 	new_session(parent);
 	reset_signals();
+	limits_child_join(); /* limits.c: the box's cgroups, first */
+	boxns_child_enter(); /* boxns.c: its user and mount namespaces */
+	secrets_child();     /* secrets.c: secret files on a private tmpfs */
+	secrets_child_allow(ll); /* and Landlock lets the box read them */
 	path = lookup(argv[0], envp, found, sizeof(found));
 	drop_capabilities();
 	set_no_new_privs();
 	landlock_restrict(ll);
 	close_stray_fds();
+	limits_child_apply(); /* limits.c: rlimits, late (see there) */
 	install_seccomp(p);
 	execve(path, argv, envp);
 	exec_fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,

@@ -2,9 +2,8 @@
 /*
  * polexec --doctor: the kernel features this machine offers, one probe per
  * line. Each probe asks the kernel itself (a syscall's answer, not a config
- * file's claim) where it can. Issue 7 grows this into "does this machine
- * have what artifact X needs": the probes already return found / missing
- * with a hint, so that check is a matter of comparing against the policy.
+ * file's claim) where it can. With an artifact, tiers.c then checks what
+ * that policy needs against what was found, and the exit status says.
  */
 #include "polexec.h"
 #include "kernel.h"
@@ -180,39 +179,25 @@ static enum probe_result probe_userns(char *d, size_t len)
 	return works ? PROBE_FOUND : PROBE_MISSING;
 }
 
-/* cgroup2 and cgroup v1 mounts, from /proc/self/mounts (bounded read). */
-static enum probe_result probe_cgroup(char *d, size_t len)
+/* The limits tiers and pasta (tiers.c, limits.c). */
+static enum probe_result probe_cgroup_v2(char *d, size_t len)
 {
-	char line[512], v2[256] = "", v1[256] = "";
-	FILE *f = fopen("/proc/self/mounts", "re");
-	int lines = 0;
+	return limits_probe_cgroup_v2(d, len) ? PROBE_MISSING : PROBE_FOUND;
+}
 
-	if (!f) {
-		snprintf(d, len, "cannot read /proc/self/mounts: %s",
-			 strerror(errno));
-		return PROBE_MISSING;
-	}
-	while (lines++ < 4096 && fgets(line, sizeof(line), f)) {
-		char dev[64], dir[256], type[32], opts[256];
+static enum probe_result probe_cgroup_v1(char *d, size_t len)
+{
+	return limits_probe_cgroup_v1(d, len) ? PROBE_MISSING : PROBE_FOUND;
+}
 
-		if (sscanf(line, "%63s %255s %31s %255s", dev, dir, type,
-			   opts) != 4)
-			continue;
-		if (strcmp(type, "cgroup2") == 0 && !v2[0])
-			snprintf(v2, sizeof(v2), "%s", dir);
-		else if (strcmp(type, "cgroup") == 0 &&
-			 strlen(v1) + strlen(dir) + 2 < sizeof(v1)) {
-			const char *base = strrchr(dir, '/');
+static enum probe_result probe_rlimits(char *d, size_t len)
+{
+	return limits_probe_rlimits(d, len) ? PROBE_MISSING : PROBE_FOUND;
+}
 
-			strcat(v1, v1[0] ? " " : "");
-			strcat(v1, base ? base + 1 : dir);
-		}
-	}
-	fclose(f);
-	snprintf(d, len, "v2 %s%s; v1 controllers: %s",
-		 v2[0] ? "mounted at " : "not mounted", v2,
-		 v1[0] ? v1 : "none");
-	return v2[0] || v1[0] ? PROBE_FOUND : PROBE_MISSING;
+static enum probe_result probe_pasta(char *d, size_t len)
+{
+	return tiers_probe_pasta(d, len) ? PROBE_MISSING : PROBE_FOUND;
 }
 
 static enum probe_result probe_nft(char *d, size_t len)
@@ -230,13 +215,15 @@ static enum probe_result probe_nft(char *d, size_t len)
 }
 
 static const struct probe probes[] = {
-    {"seccomp", probe_seccomp},	       {"no_new_privs", probe_nnp},
-    {"landlock", probe_landlock},      {"openat2", probe_openat2},
-    {"user namespaces", probe_userns}, {"cgroups", probe_cgroup},
+    {"seccomp", probe_seccomp},	    {"no_new_privs", probe_nnp},
+    {"landlock", probe_landlock},   {"openat2", probe_openat2},
+    {"user namespaces", probe_userns}, {"cgroup v2", probe_cgroup_v2},
+    {"cgroup v1", probe_cgroup_v1},   {"rlimits", probe_rlimits},
+    {"pasta", probe_pasta},
     {"nftables", probe_nft},
 };
 
-int doctor(void)
+int doctor(const char *artifact)
 {
 	size_t i;
 
@@ -250,5 +237,5 @@ int doctor(void)
 	}
 	if (fflush(stdout) != 0)
 		die_with_error("doctor: write");
-	return 0;
+	return artifact ? tiers_check_artifact(artifact) : 0;
 }

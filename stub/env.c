@@ -163,6 +163,8 @@ char **env_build(const struct policy *p, const struct vars *vars)
 			s = expand(e, vars);
 		else if (e->kind == ENV_PASS)
 			s = pass(e);
+		else if (e->kind == ENV_SECRET)
+			continue; /* a file in the box (secrets.c) */
 		else
 			die("env: %s: entry kind %u is not supported", e->name,
 			    e->kind);
@@ -176,4 +178,34 @@ char **env_build(const struct policy *p, const struct vars *vars)
 	}
 	envp[n] = NULL;
 	return envp;
+}
+
+/*
+ * `text` with every ${VAR} bound as for `set`, in a fresh string; `what`
+ * names the entry in a refusal. Used for a secret's source and place, so
+ * a refusal names the entry, never the bound text.
+ */
+char *env_bind_text(const struct vars *vars, const char *text, const char *what)
+{
+	struct buf b = {0};
+	const char *v = text;
+
+	buf_add(&b, "", 0, what);
+	while (*v) {
+		const char *ref = strchr(v, '$'), *end, *val;
+
+		if (!ref) {
+			buf_add(&b, v, strlen(v), what);
+			break;
+		}
+		buf_add(&b, v, (size_t)(ref - v), what);
+		end = ref[1] == '{' ? strchr(ref + 2, '}') : NULL;
+		if (!end || !valid_identifier(ref + 2, (size_t)(end - ref - 2)))
+			die("artifact: env: %s: malformed ${...} reference",
+			    what);
+		val = bind(vars, ref + 2, (size_t)(end - ref - 2), what);
+		buf_add(&b, val, strlen(val), what);
+		v = end + 1;
+	}
+	return b.s;
 }

@@ -629,6 +629,31 @@ void landlock_prepare(struct policy *p, const struct vars *vars,
  * After it: the box's Landlock domain is the ruleset; this process and
  * everything it execs are confined by it, for good.
  */
+/*
+ * In the child, before landlock_restrict(): the box may read a file made
+ * after the ruleset was built (a secret on the box's own tmpfs, which no
+ * rule of the policy can name, since the parent opened its paths in the
+ * caller's mount namespace). Read only, that one file.
+ */
+void landlock_allow_read(const struct ll_run *run, const char *path)
+{
+	struct landlock_path_beneath_attr attr;
+	int fd;
+
+	if (run->ruleset_fd < 0 || !(run->fs & LANDLOCK_ACCESS_FS_READ_FILE))
+		return;
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		die_with_error("child: landlock: open %s", path);
+	attr.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE;
+	attr.parent_fd = fd;
+	if (sys_landlock_add_rule(run->ruleset_fd, LANDLOCK_RULE_PATH_BENEATH,
+				  &attr) < 0)
+		die_with_error("child: landlock: add_rule %s", path);
+	if (close(fd) < 0)
+		die_with_error("child: landlock: close %s", path);
+}
+
 void landlock_restrict(const struct ll_run *run)
 {
 	if (run->ruleset_fd < 0)

@@ -11,7 +11,9 @@
  *   landlock_prepare the kernel's Landlock ABI against the policy's; the
  *                    rule paths opened, the ruleset built (landlock.c)
  *   decide_layers    what will be enforced, and refusal of what cannot be
+ *                    (limits: tiers chosen, the box's cgroups created)
  *   env_build        the box's environment, variables bound (env.c)
+ *   secrets_prepare  secrets' sources opened and checked (secrets.c)
  *   run              clone; the child narrows and execs (child.c); the
  *                    parent forwards signals, waits and returns the status
  *
@@ -41,7 +43,7 @@ struct args {
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
     "[--require-enforced] ARTIFACT -- CMD [ARGS...]\n"
-    "       polexec --doctor | --help | --version\n"
+    "       polexec --doctor [ARTIFACT] | --help | --version\n"
     "\n"
     "Runs CMD under the policy compiled into ARTIFACT (a .polbin from "
     "polc build).\n"
@@ -49,7 +51,9 @@ static const char usage[] =
     "  --var NAME=VALUE     bind ${NAME} in the policy (else polexec's "
     "environment)\n"
     "  --require-enforced   refuse if any layer would be degraded\n"
-    "  --doctor             print the kernel features found\n"
+    "  --doctor [ARTIFACT]  print the kernel features and tiers found; "
+    "with\n"
+    "                       ARTIFACT, exit 1 unless all it needs is here\n"
     "Exit: the command's status; 128+N if killed by signal N; 126 not "
     "executable;\n"
     "127 not found; 125 polexec refused or failed (the command did not "
@@ -59,6 +63,7 @@ static struct record record = {.fd = -1};
 
 static void refusal_hook(const char *msg)
 {
+	limits_abort(); /* limits.c: no cgroup left behind */
 	record_refused(&record, msg);
 }
 
@@ -102,7 +107,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 			printf("polexec %s\n", POLC_VERSION);
 			exit(fflush(stdout) == 0 ? 0 : POLEXEC_EXIT_REFUSED);
 		} else if (strcmp(arg, "--doctor") == 0) {
-			exit(doctor());
+			exit(doctor(argv[i + 1])); /* ARTIFACT or NULL */
 		} else if (is_opt(arg, "--record")) {
 			if (a->record)
 				die("args: --record given twice");
@@ -131,8 +136,9 @@ static void parse_args(int argc, char **argv, struct args *a)
 /*
  * After it: each layer has its tier. This polexec enforces seccomp (when
  * the policy has a syscalls block), Landlock (its tier set by
- * landlock_prepare) and the environment; nft and limits sections were
- * refused by artifact_load, so they are off here (`net host` shares the
+ * landlock_prepare), the environment and limits (limits.c picks each
+ * limit's tier and creates the box's cgroups here); nft sections were
+ * refused by artifact_load, so net is off here (`net host` shares the
  * host's network: off). With --require-enforced, a degraded layer is a
  * refusal.
  */
@@ -143,7 +149,7 @@ static void decide_layers(const struct policy *p, struct record *r,
 
 	r->layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
 	r->layers[LAYER_NET].tier = TIER_OFF;
-	r->layers[LAYER_LIMITS].tier = TIER_OFF;
+	limits_plan(p, &r->layers[LAYER_LIMITS]);
 	r->layers[LAYER_ENV].tier = TIER_ENFORCED;
 	if (!require_enforced)
 		return;
@@ -211,9 +217,12 @@ static void prepare_signals(sigset_t *set)
  */
 static int wait_box(pid_t pid, const sigset_t *set)
 {
+	struct rusage ru;
 	siginfo_t info;
 	int status;
 
+	/* limits.c: the wall clock, when the policy has one */
+	limits_wait(pid);
 	for (;;) {
 		memset(&info, 0, sizeof(info));
 		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) == 0)
@@ -224,9 +233,10 @@ static int wait_box(pid_t pid, const sigset_t *set)
 	if (sigprocmask(SIG_BLOCK, set, NULL) < 0)
 		die_with_error("wait: sigprocmask(SIG_BLOCK)");
 	box_pid = 0;
-	while (waitpid(pid, &status, 0) < 0)
+	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
-			die_with_error("wait: waitpid(%d)", (int)pid);
+			die_with_error("wait: wait4(%d)", (int)pid);
+	limits_finish(status, &ru); /* limits.c: what was hit; cgroups gone */
 	return status;
 }
 
@@ -270,6 +280,7 @@ static int run(const struct policy *p, const struct ll_run *ll, char **envp,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
 	if (pid < 0)
 		die_with_error("run: clone");
+	boxns_after_clone();
 	box_pid = pid;
 	/* The child has exec'd (CLONE_VFORK): our copy is of no more use. */
 	if (ll->ruleset_fd >= 0 && close(ll->ruleset_fd) < 0) {
@@ -316,15 +327,15 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	protect_self();
 	record.command = a.argv[0];
-	if (a.record) {
+	if (a.record)
 		record_open(&record, a.record);
-		die_set_hook(refusal_hook);
-	}
+	die_set_hook(refusal_hook);
 	record.policy = &policy;
 	artifact_load(a.artifact, &policy);
 	landlock_prepare(&policy, &a.vars, &ll, &record.layers[LAYER_LANDLOCK]);
 	record.ll = &ll;
 	decide_layers(&policy, &record, a.require_enforced);
 	envp = env_build(&policy, &a.vars);
+	secrets_prepare(&policy, &a.vars); /* secrets.c */
 	return run(&policy, &ll, envp, a.argv);
 }

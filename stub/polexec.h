@@ -13,8 +13,13 @@
  *               the ruleset (parent); restrict (child)
  *   polexec.c   arguments, clone, signal forwarding, wait, exit status
  *   child.c     the child's narrowing steps, seccomp last, execve
+ *   limits.c    the LIMITS section: cgroups, rlimits, the wall clock
+ *   secrets.c   secrets as files on a private tmpfs in the box
+ *   boxns.c     the box's own user and mount namespaces
  *   record.c    the JSON run record
  *   doctor.c    --doctor: kernel features found
+ *   tiers.c     --doctor: cgroup, rlimit and pasta probes, and what an
+ *               artifact needs
  *   util.c      die() family and small helpers
  *
  * Exit codes: the command's own status, 128+N when it was killed by signal
@@ -26,11 +31,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <linux/filter.h>
 
 #include "polbin.h"
+#include "sections.h"
 
 #define POLEXEC_EXIT_REFUSED  125
 #define POLEXEC_EXIT_NOEXEC   126
@@ -46,6 +53,8 @@
 #define POLEXEC_MAX_LL_FS    1024	 /* Landlock path rules */
 #define POLEXEC_MAX_LL_PORTS 1024	 /* Landlock port rules, per access */
 #define POLEXEC_MAX_LL_WARN  16		 /* warnings kept for the record */
+#define POLEXEC_MAX_SECRET   (1 << 20)	 /* one secret's source file */
+#define POLEXEC_MAX_SECRETS  (4 << 20)	 /* all secrets together */
 
 /* --- util.c: the die() family (bubblewrap style) and helpers --- */
 
@@ -113,6 +122,14 @@ struct ll_spec {
 	struct ll_range *ports; /* sorted by (access, lo), disjoint */
 };
 
+/* The LIMITS section, decoded (artifact/sections.h). */
+struct limits_spec {
+	int present; /* 0: the artifact has no LIMITS section */
+	uint32_t flags;
+	uint32_t set;
+	uint64_t value[POLBIN_LIM_COUNT];
+};
+
 /* The artifact, decoded. Every field was validated before it was stored. */
 struct policy {
 	uint8_t *buf; /* the whole file */
@@ -137,10 +154,14 @@ struct policy {
 
 	/* LANDLOCK: ll.present == 0 when the policy has no Landlock layer. */
 	struct ll_spec ll;
+	/* LIMITS (limits.c). */
+	struct limits_spec limits;
 };
 
 /* Reads and validates `path`; dies with the reason on any defect. */
 void artifact_load(const char *path, struct policy *p);
+/* Does this polexec enforce sections of this type? */
+int artifact_implements(uint32_t type);
 
 /* --- env.c --- */
 
@@ -192,6 +213,9 @@ struct layer_state;
 void landlock_prepare(struct policy *p, const struct vars *vars,
 		      struct ll_run *run, struct layer_state *st);
 
+/* In the child: read access to one file made after the ruleset was. */
+void landlock_allow_read(const struct ll_run *run, const char *path);
+
 /* In the child, after no_new_privs: the ruleset becomes the box's. */
 void landlock_restrict(const struct ll_run *run);
 
@@ -199,6 +223,12 @@ void landlock_restrict(const struct ll_run *run);
 extern const char *const ll_fs_names[16];
 extern const char *const ll_net_names[2];
 extern const char *const ll_scope_names[2];
+/*
+ * `text` with every ${VAR} bound as for `set`, newly allocated; `what`
+ * names the entry in a refusal (never the text).
+ */
+char *env_bind_text(const struct vars *vars, const char *text,
+		    const char *what);
 
 /* --- child.c --- */
 
@@ -248,6 +278,76 @@ const char *layer_name(enum layer l);
 
 /* --- doctor.c --- */
 
-int doctor(void);
+/* Prints the probes; with an artifact, checks what it needs (0 or 1). */
+int doctor(const char *artifact);
+
+/* --- limits.c: the LIMITS section, enforced --- */
+
+/* Decodes and checks the LIMITS section into p->limits (artifact.c). */
+void limits_decode(struct policy *p);
+/*
+ * Parent, before the clone: picks each limit's tier, creates the box's
+ * cgroups, queues the rlimits; sets the limits layer's tier. Refuses
+ * under `limits require` when a limit would be degraded.
+ */
+void limits_plan(const struct policy *p, struct layer_state *layer);
+/* Child, first: joins the box's cgroups. */
+void limits_child_join(void);
+/* Child, last before seccomp: applies the rlimits. */
+void limits_child_apply(void);
+/* Parent: returns when the box's process ended; enforces wall. */
+void limits_wait(pid_t pid);
+/* Parent, after reaping: what was hit; the cgroups removed. */
+void limits_finish(int status, const struct rusage *ru);
+/* The refusal hook: removes cgroups made before a refusal. */
+void limits_abort(void);
+/* The record's "limits" member into buf; its length (0: none). */
+size_t limits_record(char *buf, size_t len, int refused);
+
+/* --- secrets.c --- */
+
+/* Parent: binds, checks and opens each secret's source; plans mounts. */
+void secrets_prepare(const struct policy *p, const struct vars *vars);
+/* Child, in its mount namespace: the tmpfs and the secret files. */
+void secrets_child(void);
+/* In the child, after secrets_child(): the box may read its secrets
+ * whatever the Landlock rules say of the folder they are in. */
+void secrets_child_allow(const struct ll_run *ll);
+/* The record's "secrets" member (names only) into buf; its length. */
+size_t secrets_record(char *buf, size_t len, int refused);
+
+/* --- boxns.c --- */
+
+enum boxns {
+	BOXNS_USER = 1,	 /* a user namespace mapping the caller to itself */
+	BOXNS_MOUNT = 2, /* a mount namespace with private mounts */
+};
+
+int boxns_is_root(void);
+int boxns_userns_available(void);
+/* Asks for namespaces; a mount namespace brings a user one if not root. */
+void boxns_want(int what);
+int boxns_wanted(int what);
+/* Child, after its cgroups: enters what was asked for. */
+void boxns_child_enter(void);
+/* Parent, right after the clone: polexec non-dumpable again. */
+void boxns_after_clone(void);
+
+/* --doctor probes of the limits tiers: 0 found, 1 missing (a hint in d). */
+int limits_probe_cgroup_v2(char *d, size_t len);
+int limits_probe_cgroup_v1(char *d, size_t len);
+int limits_probe_rlimits(char *d, size_t len);
+/*
+ * --doctor ARTIFACT: the tier each limit would get here, found by making
+ * (and removing) the box's cgroups; prints one line per limit. Returns
+ * the number of limits missing what the policy requires.
+ */
+int limits_doctor(const struct policy *p);
+
+/* --- tiers.c: --doctor beyond the kernel features --- */
+
+int tiers_probe_pasta(char *d, size_t len); /* 0 found, 1 missing */
+/* With an artifact: what it needs, found or missing; exit code 0 or 1. */
+int tiers_check_artifact(const char *path);
 
 #endif

@@ -19,6 +19,8 @@
  *                       {"path":...,"bound":...,"skipped":"why"}],
  *              "ports":[{"access":"connect_tcp","lo":443,"hi":443}],
  *              "port_rules":N, "warnings":["..."]
+ *    "limits":{"mode", NAME:{"max","tier","status","on_exceed","hit"}...}
+ *              (limits.c, a run only), "secrets":["NAME",...] (secrets.c),
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
@@ -301,6 +303,17 @@ static int write_out(struct record *r, struct out *o)
 	return 0;
 }
 
+/* The limits' tiers and hits (limits.c), the secrets' names (secrets.c). */
+static void put_extra(struct out *o, int refused)
+{
+	char buf[4096];
+
+	if (limits_record(buf, sizeof(buf), refused))
+		put(o, "%s", buf);
+	if (secrets_record(buf, sizeof(buf), refused))
+		put(o, "%s", buf);
+}
+
 static void put_common(struct out *o, const struct record *r, int refused)
 {
 	put(o, "{\"schema_version\":%d,\n\"polexec\":", RECORD_SCHEMA_VERSION);
@@ -310,6 +323,7 @@ static void put_common(struct out *o, const struct record *r, int refused)
 	put(o, ",\n");
 	put_policy(o, r->policy);
 	put_layers(o, r, refused);
+	put_extra(o, refused);
 }
 
 static void put_duration(struct out *o, const struct record *r)

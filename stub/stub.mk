@@ -6,6 +6,7 @@
 
 POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
                 stub/landlock.c stub/record.c stub/doctor.c stub/util.c \
+                stub/limits.c stub/secrets.c stub/boxns.c stub/tiers.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := stub/polexec.h stub/kernel.h stub/landlock_compat.h \
                 artifact/polbin.h artifact/sections.h artifact/sha256.h
@@ -29,18 +30,18 @@ $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 	@mkdir -p $(dir $@)
 	$(MUSLCC) $(POLEXEC_CFLAGS) $(POLEXEC_SRCS) -o $@
 
-# The ENV section writer (compiler side of the env layer).
-POLC_OBJS += $(B)/compiler/env_backend.o
+# The ENV and LIMITS section writers (compiler side of those layers).
+POLC_OBJS += $(B)/compiler/env_backend.o $(B)/compiler/limits_backend.o
 
 # Leak-suite programs: static glibc, so their policies stay small.
-LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe
+LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe hog
 LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin
 TEST_BINS += $(LEAK_BINS)
 tests: $(LEAK_BINS)
 
 $(B)/tests/leak/%: tests/leak/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static -pthread $< -o $@
 
 $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
                           artifact/polbin_read.c artifact/sha256.c \

@@ -307,7 +307,7 @@ static void test_artifact_revalidation(void **state)
 	load_expect(buf, len, PROVE_EINVAL, mismatch);
 	buf = artifact(p, NULL, POLBIN_SEC_ENV, 0, 0, &len);
 	load_expect(buf, len, PROVE_EINVAL, mismatch);
-	buf = artifact(p, NULL, 0, POLBIN_SEC_LIMITS, 0, &len);
+	buf = artifact(p, NULL, 0, POLBIN_SEC_NFT, 0, &len);
 	load_expect(buf, len, PROVE_EINVAL, mismatch);
 	buf = artifact(p, NULL, 0, 0, POLBIN_SEC_SECCOMP, &len);
 	load_expect(buf, len, PROVE_EINVAL, mismatch);

@@ -10,6 +10,8 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "limits_backend.h"
+#include "sections.h"
 #include "sema.h"
 
 #include <stdlib.h>
@@ -96,6 +98,13 @@ static void test_equivalent_policies(void **state)
 	     "} }"},
 	    {"policy \"p\" { syscalls default kill { allow read } }",
 	     "policy \"p\" { syscalls { allow read } }"},
+	    /* best_effort is the limits' default mode. */
+	    {"policy \"p\" { limits best_effort { pids 5 } }",
+	     "policy \"p\" { limits { pids 5 } }"},
+	    /* A secret's default place is /run/secrets/NAME. */
+	    {"policy \"p\" { env { secret K from file /k } }",
+	     "policy \"p\" { env { secret K from file /k to "
+	     "/run/secrets/K } }"},
 	};
 	size_t i;
 
@@ -123,6 +132,10 @@ static void test_different_policies(void **state)
 	     "policy \"p\" { net filtered { allow 10.0.0.1:443 udp } }"},
 	    {"policy \"p\" { fs { ro /usr } }",
 	     "policy \"q\" { fs { ro /usr } }"},
+	    {"policy \"p\" { limits require { pids 5 } }",
+	     "policy \"p\" { limits { pids 5 } }"},
+	    {"policy \"p\" { env { secret K from file /k to /run/a/K } }",
+	     "policy \"p\" { env { secret K from file /k to /run/b/K } }"},
 	};
 	size_t i;
 
@@ -143,7 +156,8 @@ static const char *full_policy =
     "    allow read write; kill ptrace\n"
     "    allow socket if domain in {AF_UNIX, AF_INET} && type & 0xf "
     "== 1\n    log mmap if prot & PROT_EXEC != 0 }\n"
-    "  limits { memory 2GiB; pids 64; cpu 10s; wall 1m; fsize 1MiB; "
+    "  limits require { memory 2GiB; pids 64; cpu 10s; wall 1m; fsize "
+    "1MiB; "
     "core 0; grace 2s; nofile 100 }\n"
     "  env { pass TERM; set HOME=${WORKSPACE}; secret K from file "
     "/k to /run/k }\n"
@@ -164,6 +178,7 @@ static void test_codec_round_trip(void **state)
 	assert_memory_equal(a, b, na);
 	assert_int_equal(q->sys.badarch.kind, IR_ACT_KILL_THREAD);
 	assert_int_equal(q->limits.value[IR_LIM_MEMORY], 2ull << 30);
+	assert_int_equal(q->limits.mode, IR_LIMITS_REQUIRE);
 	ir_policy_destroy(&p);
 	ir_policy_destroy(&q);
 	free(a);
@@ -318,6 +333,68 @@ static void test_sema_paths_are_normal(void **state)
 	ir_policy_destroy(&p);
 }
 
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The LIMITS section: defaults written out, flags, values, refusals. */
+static void test_limits_section(void **state)
+{
+	struct ir_policy *p;
+	uint8_t *out;
+	size_t len;
+	char err[128];
+
+	(void)state;
+	/* No limits block: core 0 and the default grace, nothing else. */
+	p = compile("policy \"p\" { env { pass A } }");
+	assert_int_equal(limits_section_build(p, &out, &len, err, sizeof(err)),
+			 0);
+	assert_int_equal(len, POLBIN_LIMITS_LEN);
+	assert_int_equal(le64(out) & 0xffffffff, 0);
+	assert_int_equal(le64(out) >> 32,
+			 1u << POLBIN_LIM_CORE | 1u << POLBIN_LIM_GRACE);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_CORE), 0);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_GRACE),
+			 POLBIN_LIMITS_GRACE_MS);
+	free(out);
+	ir_policy_destroy(&p);
+
+	/* Stated, require, the policy's own core and grace. */
+	p = compile("policy \"p\" { limits require { memory 1GiB; wall 1m; "
+		    "core 1MiB; grace 5s } }");
+	assert_int_equal(limits_section_build(p, &out, &len, err, sizeof(err)),
+			 0);
+	assert_int_equal(le64(out) & 0xffffffff,
+			 POLBIN_LIMITS_F_STATED | POLBIN_LIMITS_F_REQUIRE);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_MEMORY), 1ull << 30);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_WALL), 60000);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_CORE), 1 << 20);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_GRACE), 5000);
+	assert_int_equal(le64(out + 8 + 8 * POLBIN_LIM_PIDS), 0);
+	free(out);
+
+	/* An IR polexec would refuse is refused here first. */
+	p->limits.value[IR_LIM_PIDS] = 7; /* not set */
+	assert_int_equal(limits_section_build(p, &out, &len, err, sizeof(err)),
+			 -1);
+	assert_null(out);
+	p->limits.value[IR_LIM_PIDS] = 0;
+	p->limits.value[IR_LIM_MEMORY] = 0; /* set, zero */
+	assert_int_equal(limits_section_build(p, &out, &len, err, sizeof(err)),
+			 -1);
+	p->limits.value[IR_LIM_MEMORY] = POLBIN_LIMITS_MAX_BYTES + 1;
+	assert_int_equal(limits_section_build(p, &out, &len, err, sizeof(err)),
+			 -1);
+	ir_policy_destroy(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +406,7 @@ int main(void)
 	    cmocka_unit_test(test_resolution),
 	    cmocka_unit_test(test_name_shapes),
 	    cmocka_unit_test(test_sema_paths_are_normal),
+	    cmocka_unit_test(test_limits_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LIMITS section: u32 flags, u32 set, u64 value[8], little-endian (see
+ * artifact/sections.h). The IR's limit order is the section's order.
+ */
+#include "limits_backend.h"
+#include "sections.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(SAME(IR_LIM_COUNT, POLBIN_LIM_COUNT) &&
+		   SAME(IR_LIM_MEMORY, POLBIN_LIM_MEMORY) &&
+		   SAME(IR_LIM_PIDS, POLBIN_LIM_PIDS) &&
+		   SAME(IR_LIM_NOFILE, POLBIN_LIM_NOFILE) &&
+		   SAME(IR_LIM_CPU, POLBIN_LIM_CPU) &&
+		   SAME(IR_LIM_WALL, POLBIN_LIM_WALL) &&
+		   SAME(IR_LIM_FSIZE, POLBIN_LIM_FSIZE) &&
+		   SAME(IR_LIM_CORE, POLBIN_LIM_CORE) &&
+		   SAME(IR_LIM_GRACE, POLBIN_LIM_GRACE),
+	       "the IR's and the section's limit numbering differ");
+_Static_assert(POLBIN_LIMITS_LEN == 8 + 8 * POLBIN_LIM_COUNT,
+	       "LIMITS section size");
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The largest value polexec accepts for limit i. */
+static uint64_t bound(int i)
+{
+	switch (i) {
+	case IR_LIM_MEMORY:
+	case IR_LIM_FSIZE:
+	case IR_LIM_CORE:
+		return POLBIN_LIMITS_MAX_BYTES;
+	case IR_LIM_PIDS:
+	case IR_LIM_NOFILE:
+		return POLBIN_LIMITS_MAX_COUNT;
+	default:
+		return POLBIN_LIMITS_MAX_MS;
+	}
+}
+
+int limits_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+			 char *err, size_t errlen)
+{
+	const struct ir_limits *l = &p->limits;
+	uint64_t value[IR_LIM_COUNT] = {0};
+	uint32_t flags = 0, set = 0;
+	uint8_t *buf;
+	int i;
+
+	*out = NULL;
+	*len = 0;
+	if (l->present) {
+		if (l->set >> IR_LIM_COUNT)
+			return fail(err, errlen,
+				    "limits: unknown limit bits "
+				    "0x%x",
+				    l->set);
+		if (l->mode > IR_LIMITS_REQUIRE)
+			return fail(err, errlen, "limits: unknown mode %u",
+				    l->mode);
+		for (i = 0; i < IR_LIM_COUNT; i++) {
+			const char *name = ir_limit_name((enum ir_limit)i);
+			uint64_t v = l->value[i];
+
+			if (!(l->set >> i & 1)) {
+				if (v)
+					return fail(err, errlen,
+						    "limits: %s is unset but "
+						    "has a value",
+						    name);
+				continue;
+			}
+			if (v == 0 && i != IR_LIM_CORE)
+				return fail(err, errlen, "limits: %s is 0",
+					    name);
+			if (v > bound(i))
+				return fail(err, errlen,
+					    "limits: %s %" PRIu64
+					    " is above %" PRIu64,
+					    name, v, bound(i));
+			value[i] = v;
+		}
+		set = l->set;
+		flags |= POLBIN_LIMITS_F_STATED;
+		if (l->mode == IR_LIMITS_REQUIRE)
+			flags |= POLBIN_LIMITS_F_REQUIRE;
+	} else if (l->set || l->mode) {
+		return fail(err, errlen,
+			    "limits: values without a limits "
+			    "block (IR not canonical)");
+	}
+	/* The defaults, written out. */
+	if (!(set >> IR_LIM_CORE & 1)) {
+		set |= 1u << IR_LIM_CORE;
+		value[IR_LIM_CORE] = 0;
+	}
+	if (!(set >> IR_LIM_GRACE & 1)) {
+		set |= 1u << IR_LIM_GRACE;
+		value[IR_LIM_GRACE] = POLBIN_LIMITS_GRACE_MS;
+	}
+	buf = calloc(1, POLBIN_LIMITS_LEN);
+	if (!buf)
+		return fail(err, errlen, "limits: out of memory");
+	put32(buf, flags);
+	put32(buf + 4, set);
+	for (i = 0; i < IR_LIM_COUNT; i++)
+		put64(buf + 8 + 8 * i, value[i]);
+	*out = buf;
+	*len = POLBIN_LIMITS_LEN;
+	return 0;
+}

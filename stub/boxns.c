@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The box's own namespaces. Two layers ask for them: secrets need a mount
+ * namespace (a private tmpfs, secrets.c) and, for a caller who is not root,
+ * the user namespace that lets it mount; a pids limit without a cgroup
+ * needs a user namespace, in which RLIMIT_NPROC counts the box's own
+ * processes only (limits.c). The parent decides; the child enters them
+ * right after it joined its cgroups, before anything else it sets up.
+ *
+ * The user namespace maps the caller's uid and gid to themselves, nothing
+ * else: the box keeps its identity, files owned by other users show as
+ * the overflow uid (nobody) inside it. setgroups is denied in it, as the
+ * kernel requires for an unprivileged gid_map.
+ */
+#include "polexec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct {
+	int want; /* BOXNS_* */
+	int probed, userns_ok;
+	uid_t uid;
+	gid_t gid;
+	char uid_map[64], gid_map[64];
+} ns;
+
+int boxns_is_root(void)
+{
+	return getuid() == 0 && geteuid() == 0;
+}
+
+/* Asks the kernel: may a child of ours create a user namespace? Cached. */
+int boxns_userns_available(void)
+{
+	int status;
+	pid_t pid;
+
+	if (ns.probed)
+		return ns.userns_ok;
+	ns.probed = 1;
+	pid = fork();
+	if (pid < 0)
+		return ns.userns_ok = 0;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return ns.userns_ok = 0;
+	ns.userns_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return ns.userns_ok;
+}
+
+void boxns_want(int what)
+{
+	ns.want |= what;
+	/* Without root, a mount namespace needs a user namespace. */
+	if ((ns.want & BOXNS_MOUNT) && !boxns_is_root())
+		ns.want |= BOXNS_USER;
+	ns.uid = geteuid();
+	ns.gid = getegid();
+	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n", (unsigned)ns.uid,
+		 (unsigned)ns.uid);
+	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n", (unsigned)ns.gid,
+		 (unsigned)ns.gid);
+}
+
+int boxns_wanted(int what)
+{
+	return (ns.want & what) == what;
+}
+
+/* The child may not allocate: a write of a small string, checked. */
+static void put_proc(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die_with_error("child: open %s", path);
+	if (write(fd, text, n) != (ssize_t)n)
+		die_with_error("child: write %s", path);
+	if (close(fd) < 0)
+		die_with_error("child: close %s", path);
+}
+
+/*
+ * After it: the child is in the namespaces the parent asked for. In a new
+ * user namespace it is the caller's uid and gid, mapped to themselves, with
+ * every capability in that namespace (dropped later, with the rest); in a
+ * new mount namespace every mount is private, so nothing it mounts reaches
+ * the host and nothing the host mounts later reaches the box.
+ *
+ * Writing our own uid_map needs our /proc files to be ours: polexec made
+ * its memory non-dumpable (polexec.c), which makes them root's. We share
+ * that memory until execve (CLONE_VM), so it is dumpable for the three
+ * writes below and non-dumpable again before anything else runs. Nothing
+ * secret is in it (secrets.c never reads a secret into memory: the kernel
+ * copies it file to file); another process of the caller's uid could, for
+ * those microseconds, read what it can read in the caller's own shell.
+ */
+void boxns_child_enter(void)
+{
+	int flags = 0;
+
+	if (ns.want & BOXNS_USER)
+		flags |= CLONE_NEWUSER;
+	if (ns.want & BOXNS_MOUNT)
+		flags |= CLONE_NEWNS;
+	if (!flags)
+		return;
+	if (unshare(flags) < 0)
+		die_with_error("child: unshare(%s%s%s)",
+			       flags & CLONE_NEWUSER ? "CLONE_NEWUSER" : "",
+			       flags == (CLONE_NEWUSER | CLONE_NEWNS) ? "|"
+								      : "",
+			       flags & CLONE_NEWNS ? "CLONE_NEWNS" : "");
+	if (flags & CLONE_NEWUSER) {
+		if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+			die_with_error("child: prctl(PR_SET_DUMPABLE, 1)");
+		put_proc("/proc/self/setgroups", "deny\n");
+		put_proc("/proc/self/uid_map", ns.uid_map);
+		put_proc("/proc/self/gid_map", ns.gid_map);
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			die_with_error("child: prctl(PR_SET_DUMPABLE, 0)");
+	}
+	if ((flags & CLONE_NEWNS) &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		die_with_error("child: mount(/, MS_REC | MS_PRIVATE)");
+}
+
+/*
+ * After it: polexec's memory is non-dumpable, whatever the child did to it
+ * before it execed or failed (it shares that memory until then).
+ */
+void boxns_after_clone(void)
+{
+	static const char msg[] =
+	    "polexec: warning: self: prctl(PR_SET_DUMPABLE, 0) failed\n";
+
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 &&
+	    write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		errno = 0;
+}
