@@ -93,6 +93,41 @@ static int may_use(const struct ir_policy *p, unsigned i, uint64_t amount)
 	return i != IR_LIM_CORE || amount == 0;
 }
 
+static int requires(const struct ir_policy *p)
+{
+	return p->limits.present && p->limits.mode == IR_LIMITS_REQUIRE;
+}
+
+/*
+ * memory and pids are the limits polexec can only degrade (to per-process
+ * rlimits) where no cgroup is available: there `require` refuses to run
+ * and `best_effort` runs anyway. So NEW best_effort against OLD require
+ * exceeds when both cap one of them: on such a machine NEW runs a box
+ * whose cap holds per process only, where OLD would not run at all.
+ */
+static int prove_limits_mode(struct prover *pv)
+{
+	static const unsigned degradable[] = {IR_LIM_MEMORY, IR_LIM_PIDS};
+
+	if (requires(pv->nw) || !requires(pv->old))
+		return PROVE_OK;
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned i = degradable[k];
+		int un, uo;
+
+		limit_of(pv->nw, i, &un);
+		limit_of(pv->old, i, &uo);
+		if (un || uo)
+			continue;
+		return add(pv, PROVE_DIM_LIMITS,
+			   strdup(i == IR_LIM_MEMORY ? "memory without a cgroup"
+						     : "pids without a cgroup"),
+			   strdup("best_effort: runs degraded"),
+			   strdup("require: refuses"));
+	}
+	return PROVE_OK;
+}
+
 int prove_limits(struct prover *pv)
 {
 	int rc = PROVE_OK;
@@ -113,7 +148,7 @@ int prove_limits(struct prover *pv)
 		rc = add(pv, PROVE_DIM_LIMITS, strdup(ir_limit_name(i)),
 			 limit_str(i, vn, un), limit_str(i, vo, uo));
 	}
-	return rc;
+	return rc ? rc : prove_limits_mode(pv);
 }
 
 /* ---- Environment ----------------------------------------------------- */
