@@ -5,7 +5,8 @@ COMPILER_LIB_OBJS := $(B)/compiler/ir.o $(B)/compiler/ir_codec.o \
              $(B)/compiler/sema_fs_net.o $(B)/compiler/sema_env_limits.o \
              $(B)/compiler/constants.o $(B)/compiler/syscall_args.o \
              $(B)/compiler/dump.o $(B)/compiler/build.o \
-             $(B)/compiler/backends.o
+             $(B)/compiler/backends.o $(B)/compiler/readfile.o \
+             $(B)/compiler/errbuf.o
 POLC_OBJS += $(COMPILER_LIB_OBJS) $(B)/compiler/polc.o
 
 $(B)/compiler/polc.o: CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'

@@ -7,27 +7,11 @@
  * text; polexec binds them at run time.
  */
 #include "env_backend.h"
+#include "errbuf.h"
 #include "sections.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static int identifier(const char *s, size_t len)
 {
@@ -75,39 +59,42 @@ static int check_entry(const struct ir_env_entry *e, size_t *size, char *err,
 	size_t d = e->dest ? strlen(e->dest) : 0;
 
 	if (!identifier(e->name ? e->name : "", n) || n > IR_MAX_STR)
-		return fail(err, errlen, "env: '%s' is not a variable name",
-			    e->name ? e->name : "");
+		return errbuf_fail(err, errlen,
+				   "env: '%s' is not a variable name",
+				   e->name ? e->name : "");
 	if (v > IR_MAX_STR || d > IR_MAX_STR)
-		return fail(err, errlen, "env: %s: longer than %d bytes",
-			    e->name, IR_MAX_STR);
+		return errbuf_fail(err, errlen, "env: %s: longer than %d bytes",
+				   e->name, IR_MAX_STR);
 	switch (e->kind) {
 	case IR_ENV_PASS:
 		if (e->value || e->dest)
-			return fail(err, errlen,
-				    "env: pass %s: carries a value", e->name);
+			return errbuf_fail(err, errlen,
+					   "env: pass %s: carries a value",
+					   e->name);
 		break;
 	case IR_ENV_SET:
 		if (!e->value || e->dest)
-			return fail(err, errlen,
-				    "env: set %s: needs a value and no "
-				    "destination",
-				    e->name);
+			return errbuf_fail(err, errlen,
+					   "env: set %s: needs a value and no "
+					   "destination",
+					   e->name);
 		break;
 	case IR_ENV_SECRET:
 		if (!v || !d)
-			return fail(err, errlen,
-				    "env: secret %s: needs a source file and "
-				    "a destination",
-				    e->name);
+			return errbuf_fail(
+			    err, errlen,
+			    "env: secret %s: needs a source file and "
+			    "a destination",
+			    e->name);
 		break;
 	default:
-		return fail(err, errlen, "env: %s: unknown kind %u", e->name,
-			    e->kind);
+		return errbuf_fail(err, errlen, "env: %s: unknown kind %u",
+				   e->name, e->kind);
 	}
 	if ((e->value && !refs_ok(e->value)) || (e->dest && !refs_ok(e->dest)))
-		return fail(err, errlen,
-			    "env: %s: '$' must start a variable like ${NAME}",
-			    e->name);
+		return errbuf_fail(
+		    err, errlen,
+		    "env: %s: '$' must start a variable like ${NAME}", e->name);
 	*size = 8 + n + v + d;
 	return 0;
 }
@@ -123,22 +110,24 @@ int env_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 	*out = NULL;
 	*len = 0;
 	if (n > IR_MAX_ENV)
-		return fail(err, errlen, "env: %u entries, the limit is %d", n,
-			    IR_MAX_ENV);
+		return errbuf_fail(err, errlen,
+				   "env: %u entries, the limit is %d", n,
+				   IR_MAX_ENV);
 	for (i = 0; i < n; i++) {
 		if (check_entry(&env->entries[i], &size, err, errlen) < 0)
 			return -1;
 		if (i > 0 &&
 		    strcmp(env->entries[i - 1].name, env->entries[i].name) >= 0)
-			return fail(err, errlen,
-				    "env: %s: entries not sorted and unique "
-				    "(IR not canonical)",
-				    env->entries[i].name);
+			return errbuf_fail(
+			    err, errlen,
+			    "env: %s: entries not sorted and unique "
+			    "(IR not canonical)",
+			    env->entries[i].name);
 		total += size;
 	}
 	buf = calloc(1, total);
 	if (!buf)
-		return fail(err, errlen, "env: out of memory");
+		return errbuf_fail(err, errlen, "env: out of memory");
 	buf[0] = (uint8_t)n;
 	buf[1] = (uint8_t)(n >> 8);
 	buf[2] = (uint8_t)(n >> 16);

@@ -67,6 +67,11 @@ int ir_action_cmp(const struct ir_action *a, const struct ir_action *b)
 	return cmp_u64(a->errnum, b->errnum);
 }
 
+uint32_t ir_action_key(const struct ir_action *a)
+{
+	return (uint32_t)a->kind << 16 | a->errnum;
+}
+
 int ir_atom_cmp(const struct ir_atom *a, const struct ir_atom *b)
 {
 	int c;

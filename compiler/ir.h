@@ -274,6 +274,12 @@ int ir_action_cmp(const struct ir_action *a, const struct ir_action *b);
 int ir_atom_cmp(const struct ir_atom *a, const struct ir_atom *b);
 int ir_rule_cmp(const struct ir_rule *a, const struct ir_rule *b);
 
+/*
+ * ir_action_cmp()'s order as one number: kind << 16 | errno, smaller is
+ * stricter.
+ */
+uint32_t ir_action_key(const struct ir_action *a);
+
 /* Does the atom hold for the argument vector? (width truncation applied) */
 int ir_atom_holds(const struct ir_atom *a, const uint64_t args[6]);
 

@@ -4,11 +4,10 @@
  * artifact/sections.h). The IR's limit order is the section's order.
  */
 #include "limits_backend.h"
+#include "errbuf.h"
 #include "sections.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #define SAME(a, b) ((int)(a) == (int)(b))
@@ -24,21 +23,6 @@ _Static_assert(SAME(IR_LIM_COUNT, POLBIN_LIM_COUNT) &&
 	       "the IR's and the section's limit numbering differ");
 _Static_assert(POLBIN_LIMITS_LEN == 8 + 8 * POLBIN_LIM_COUNT,
 	       "LIMITS section size");
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -85,33 +69,34 @@ int limits_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 	*len = 0;
 	if (l->present) {
 		if (l->set >> IR_LIM_COUNT)
-			return fail(err, errlen,
-				    "limits: unknown limit bits "
-				    "0x%x",
-				    l->set);
+			return errbuf_fail(err, errlen,
+					   "limits: unknown limit bits "
+					   "0x%x",
+					   l->set);
 		if (l->mode > IR_LIMITS_REQUIRE)
-			return fail(err, errlen, "limits: unknown mode %u",
-				    l->mode);
+			return errbuf_fail(err, errlen,
+					   "limits: unknown mode %u", l->mode);
 		for (i = 0; i < IR_LIM_COUNT; i++) {
 			const char *name = ir_limit_name((enum ir_limit)i);
 			uint64_t v = l->value[i];
 
 			if (!(l->set >> i & 1)) {
 				if (v)
-					return fail(err, errlen,
-						    "limits: %s is unset but "
-						    "has a value",
-						    name);
+					return errbuf_fail(
+					    err, errlen,
+					    "limits: %s is unset but "
+					    "has a value",
+					    name);
 				continue;
 			}
 			if (v == 0 && i != IR_LIM_CORE)
-				return fail(err, errlen, "limits: %s is 0",
-					    name);
+				return errbuf_fail(err, errlen,
+						   "limits: %s is 0", name);
 			if (v > bound(i))
-				return fail(err, errlen,
-					    "limits: %s %" PRIu64
-					    " is above %" PRIu64,
-					    name, v, bound(i));
+				return errbuf_fail(err, errlen,
+						   "limits: %s %" PRIu64
+						   " is above %" PRIu64,
+						   name, v, bound(i));
 			value[i] = v;
 		}
 		set = l->set;
@@ -119,9 +104,9 @@ int limits_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		if (l->mode == IR_LIMITS_REQUIRE)
 			flags |= POLBIN_LIMITS_F_REQUIRE;
 	} else if (l->set || l->mode) {
-		return fail(err, errlen,
-			    "limits: values without a limits "
-			    "block (IR not canonical)");
+		return errbuf_fail(err, errlen,
+				   "limits: values without a limits "
+				   "block (IR not canonical)");
 	}
 	/* The defaults, written out. */
 	if (!(set >> IR_LIM_CORE & 1)) {
@@ -134,7 +119,7 @@ int limits_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 	}
 	buf = calloc(1, POLBIN_LIMITS_LEN);
 	if (!buf)
-		return fail(err, errlen, "limits: out of memory");
+		return errbuf_fail(err, errlen, "limits: out of memory");
 	put32(buf, flags);
 	put32(buf + 4, set);
 	for (i = 0; i < IR_LIM_COUNT; i++)

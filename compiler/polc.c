@@ -13,13 +13,12 @@
 #include "dump.h"
 #include "polbin.h"
 #include "prove.h"
+#include "readfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef POLC_STDLIB_DIR
@@ -49,46 +48,6 @@ static const char usage[] =
     "Exit: 0 ok (check: within), 1 check: exceeds, 2 bad input or\n"
     "undecided, 3 compiler bug caught by validation.\n";
 
-static int read_all(const char *path, uint8_t **out, size_t *len, size_t max)
-{
-	struct stat st;
-	uint8_t *buf;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > max) {
-		close(fd);
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-		return -1;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -1;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(buf);
-			close(fd);
-			if (r == 0)
-				errno = EIO;
-			return -1;
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	*out = buf;
-	*len = got;
-	return 0;
-}
-
 static int cmd_dump(int argc, char **argv)
 {
 	char err[256];
@@ -101,10 +60,9 @@ static int cmd_dump(int argc, char **argv)
 		return 2;
 	}
 	/* One byte over the limit, so an oversized file is named as such. */
-	if (read_all(argv[1], &buf, &len, POLBIN_MAX_SIZE + 1)) {
+	if (readfile_all(argv[1], &buf, &len, POLBIN_MAX_SIZE + 1)) {
 		fprintf(stderr, "polc: dump: %s: %s\n", argv[1],
-			errno == EFBIG ? "larger than the 16 MiB limit"
-				       : strerror(errno));
+			readfile_strerror(errno));
 		return 2;
 	}
 	rc = dump_artifact(buf, len, stdout, err, sizeof(err));

@@ -11,16 +11,14 @@
 #include "backends.h"
 #include "polbin.h"
 #include "prove.h"
+#include "readfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <linux/audit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* The section types polc knows, as `polc dump` lists them (dump.c). */
 static const uint32_t known[] = {
@@ -104,48 +102,6 @@ int prove_load_artifact(const uint8_t *buf, size_t len, struct ir_policy **out,
 	return PROVE_OK;
 }
 
-static int read_all(const char *path, uint8_t **out, size_t *len, size_t max)
-{
-	struct stat st;
-	uint8_t *buf;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > max) {
-		int e = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -1;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(buf);
-			close(fd);
-			if (r == 0)
-				errno = EIO;
-			return -1;
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	*out = buf;
-	*len = got;
-	return 0;
-}
-
 int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
 	       struct ir_policy **out, char *err, size_t errlen)
 {
@@ -155,10 +111,9 @@ int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
 
 	*out = NULL;
 	/* One byte over the limit, so an oversized file is named as such. */
-	if (read_all(path, &buf, &len, POLBIN_MAX_SIZE + 1))
+	if (readfile_all(path, &buf, &len, POLBIN_MAX_SIZE + 1))
 		return fail(err, errlen, PROVE_EINVAL, "%s: %s", path,
-			    errno == EFBIG ? "larger than the 16 MiB limit"
-					   : strerror(errno));
+			    readfile_strerror(errno));
 	if (len >= POLBIN_MAGIC_LEN &&
 	    !memcmp(buf, POLBIN_MAGIC, POLBIN_MAGIC_LEN)) {
 		char why[512];

@@ -26,8 +26,8 @@
  *     below t) every rule ranked t or above fails.
  * Choosing the holding rules explicitly leaves conjunctions of atoms and
  * of negated rules (disjunctions of negated atoms). A 64-bit atom is a
- * disjunction of conjunctions of literals on its two 32-bit words, as in
- * seccomp_validate.c, and bpf/wordsat.h decides the conjunction of such
+ * disjunction of conjunctions of literals on its two 32-bit words
+ * (ir_words.h), and bpf/wordsat.h decides the conjunction of such
  * clauses exactly, with a witness. Trying t from 5 down reports, for each
  * syscall, a witness of the most permissive excess first. The search is
  * bounded per syscall; past the bound the syscall goes to Z3 as one
@@ -36,6 +36,7 @@
 #include "prove_int.h"
 #include "seccomp_backend.h"
 #include "syscall_args.h"
+#include "ir_words.h"
 #include "wordsat.h"
 
 #include <linux/audit.h>
@@ -47,23 +48,11 @@
 #define NR_SCAN	   1024
 #define NR_NOWHERE 0x3fffffffu /* above every table, below x32: default */
 
-/* One rule as clauses over the argument words. */
-struct rcl {
-	uint32_t key; /* kind << 16 | errno: smaller is stricter */
-	uint8_t rank; /* the kind alone */
-	uint32_t natoms;
-	struct ws_clause *pos; /* per atom: the atom holds */
-	struct ws_clause neg;  /* some atom fails */
-};
-
 /* One policy's rules for the syscall, strictest first. */
 struct side {
 	const struct ir_syscalls *sys;
 	const struct ir_syscall *sc;
-	struct rcl *r;
-	uint32_t n;
-	struct ws_conj *conj;
-	struct ws_clause *cl;
+	struct ir_words_rules w;
 };
 
 struct sysq {
@@ -74,120 +63,27 @@ struct sysq {
 	struct ws_clause *work;
 };
 
-static uint32_t key_of(const struct ir_action *a)
+/* The kind of a rule's action alone. */
+static uint8_t rank(const struct ir_words_rule *r)
 {
-	return (uint32_t)a->kind << 16 | a->errnum;
-}
-
-/*
- * `(arg & mask) op value` as a disjunction of conjunctions of word
- * literals (out has room for 2); returns how many. At width 32 only the
- * low word exists. At width 64 the high words decide unless they are
- * equal: x < v is hi < vh, or hi == vh and lo < vl.
- */
-static size_t atom_dnf(const struct ir_atom *a, uint8_t irop,
-		       struct ws_conj *out)
-{
-	static const uint8_t ws[] = {
-	    [IR_OP_EQ] = WS_EQ, [IR_OP_NE] = WS_NE, [IR_OP_LT] = WS_LT,
-	    [IR_OP_LE] = WS_LE, [IR_OP_GT] = WS_GT, [IR_OP_GE] = WS_GE,
-	};
-	uint8_t op = ws[irop % 6];
-	uint8_t lo = (uint8_t)WS_W_ARG_LO(a->arg),
-		hi = (uint8_t)WS_W_ARG_HI(a->arg);
-	struct ws_lit l = {lo, op, (uint32_t)a->mask, (uint32_t)a->value};
-	struct ws_lit h = {hi, op, (uint32_t)(a->mask >> 32),
-			   (uint32_t)(a->value >> 32)};
-	struct ws_lit heq = h;
-
-	heq.op = WS_EQ;
-	if (a->width == 32) {
-		out[0] = (struct ws_conj){1, {l}};
-		return 1;
-	}
-	switch (op) {
-	case WS_EQ:
-		out[0] = (struct ws_conj){2, {h, l}};
-		return 1;
-	case WS_NE:
-		/* The low word first: witnesses read better without a high
-		 * word where none is needed. */
-		out[0] = (struct ws_conj){1, {l}};
-		out[1] = (struct ws_conj){1, {h}};
-		return 2;
-	default:
-		h.op = op == WS_LT || op == WS_LE ? WS_LT : WS_GT;
-		out[0] = (struct ws_conj){2, {heq, l}};
-		out[1] = (struct ws_conj){1, {h}};
-		return 2;
-	}
-}
-
-static uint8_t op_not(uint8_t op)
-{
-	static const uint8_t neg[] = {
-	    [IR_OP_EQ] = IR_OP_NE, [IR_OP_NE] = IR_OP_EQ, [IR_OP_LT] = IR_OP_GE,
-	    [IR_OP_LE] = IR_OP_GT, [IR_OP_GT] = IR_OP_LE, [IR_OP_GE] = IR_OP_LT,
-	};
-
-	return neg[op % 6];
-}
-
-static int rcl_qcmp(const void *a, const void *b)
-{
-	const struct rcl *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
+	return r->action->kind;
 }
 
 static void side_free(struct side *sd)
 {
-	free(sd->r);
-	free(sd->conj);
-	free(sd->cl);
+	ir_words_rules_free(&sd->w);
 	memset(sd, 0, sizeof(*sd));
 }
 
+/* The low words first: witnesses read better without a high word where
+ * none is needed. */
 static int side_build(struct side *sd, const struct ir_syscalls *sys,
 		      const struct ir_syscall *sc)
 {
-	uint32_t nrules = sc ? sc->nrules : 0;
-	size_t natoms = 0, ci = 0, li = 0;
-
 	sd->sys = sys;
 	sd->sc = sc;
-	for (uint32_t i = 0; i < nrules; i++)
-		natoms += sc->rules[i].natoms;
-	sd->r = calloc(nrules + 1, sizeof(*sd->r));
-	sd->conj = calloc(4 * natoms + 1, sizeof(*sd->conj));
-	sd->cl = calloc(natoms + 1, sizeof(*sd->cl));
-	if (!sd->r || !sd->conj || !sd->cl)
+	if (ir_words_rules_build(&sd->w, sc, IR_WORDS_LOW_FIRST))
 		return PROVE_ENOMEM;
-	for (uint32_t i = 0; i < nrules; i++) {
-		const struct ir_rule *rule = &sc->rules[i];
-		struct rcl *rc = &sd->r[i];
-		size_t first;
-
-		rc->key = key_of(&rule->action);
-		rc->rank = rule->action.kind;
-		rc->natoms = rule->natoms;
-		rc->pos = &sd->cl[li];
-		for (uint32_t a = 0; a < rule->natoms; a++) {
-			size_t k = atom_dnf(&rule->atoms[a], rule->atoms[a].op,
-					    &sd->conj[ci]);
-
-			sd->cl[li++] = (struct ws_clause){k, &sd->conj[ci]};
-			ci += k;
-		}
-		first = ci;
-		for (uint32_t a = 0; a < rule->natoms; a++)
-			ci +=
-			    atom_dnf(&rule->atoms[a], op_not(rule->atoms[a].op),
-				     &sd->conj[ci]);
-		rc->neg = (struct ws_clause){ci - first, &sd->conj[first]};
-	}
-	qsort(sd->r, nrules, sizeof(*sd->r), rcl_qcmp);
-	sd->n = nrules;
 	return PROVE_OK;
 }
 
@@ -196,7 +92,7 @@ static uint32_t first_at(const struct side *sd, uint8_t t)
 {
 	uint32_t i = 0;
 
-	while (i < sd->n && sd->r[i].rank < t)
+	while (i < sd->w.n && rank(&sd->w.r[i]) < t)
 		i++;
 	return i;
 }
@@ -213,7 +109,8 @@ static int solve(struct sysq *q, size_t n, uint64_t args[6])
 	return r;
 }
 
-static size_t put_pos(struct ws_clause *work, size_t k, const struct rcl *r)
+static size_t put_pos(struct ws_clause *work, size_t k,
+		      const struct ir_words_rule *r)
 {
 	for (uint32_t a = 0; a < r->natoms; a++)
 		work[k++] = r->pos[a];
@@ -229,7 +126,7 @@ static int threshold(struct sysq *q, uint8_t t, uint64_t args[6])
 	int64_t ci = ndef ? -1 : (int64_t)nfirst;
 
 	/* ci: the NEW rule ranked >= t that holds (-1: none needed). */
-	for (; ci < (int64_t)n->n; ci++) {
+	for (; ci < (int64_t)n->w.n; ci++) {
 		/* ai < ofirst: that OLD rule (ranked < t) holds; ai ==
 		 * ofirst: every OLD rule ranked >= t fails. */
 		for (uint32_t ai = 0; ai <= ofirst; ai++) {
@@ -239,14 +136,14 @@ static int threshold(struct sysq *q, uint8_t t, uint64_t args[6])
 			if (ai == ofirst && !odef)
 				continue;
 			if (ci >= 0)
-				k = put_pos(q->work, k, &n->r[ci]);
+				k = put_pos(q->work, k, &n->w.r[ci]);
 			if (ai < ofirst)
-				k = put_pos(q->work, k, &o->r[ai]);
+				k = put_pos(q->work, k, &o->w.r[ai]);
 			for (uint32_t j = 0; j < nfirst; j++)
-				q->work[k++] = n->r[j].neg;
+				q->work[k++] = n->w.r[j].neg;
 			if (ai == ofirst)
-				for (uint32_t j = ofirst; j < o->n; j++)
-					q->work[k++] = o->r[j].neg;
+				for (uint32_t j = ofirst; j < o->w.n; j++)
+					q->work[k++] = o->w.r[j].neg;
 			r = solve(q, k, args);
 			if (r != WS_UNSAT)
 				return r;
@@ -264,11 +161,11 @@ static int threshold(struct sysq *q, uint8_t t, uint64_t args[6])
 static size_t put_outcome(struct ws_clause *work, size_t k,
 			  const struct side *sd, uint32_t c)
 {
-	if (c < sd->n)
-		k = put_pos(work, k, &sd->r[c]);
-	for (uint32_t j = 0; j < sd->n; j++)
-		if (c == sd->n || sd->r[j].key < sd->r[c].key)
-			work[k++] = sd->r[j].neg;
+	if (c < sd->w.n)
+		k = put_pos(work, k, &sd->w.r[c]);
+	for (uint32_t j = 0; j < sd->w.n; j++)
+		if (c == sd->w.n || sd->w.r[j].key < sd->w.r[c].key)
+			work[k++] = sd->w.r[j].neg;
 	return k;
 }
 
@@ -389,8 +286,8 @@ static int has_errno(const struct side *sd)
 {
 	if (sd->sys->def.kind == IR_ACT_ERRNO)
 		return 1;
-	for (uint32_t i = 0; i < sd->n; i++)
-		if (sd->r[i].rank == IR_ACT_ERRNO)
+	for (uint32_t i = 0; i < sd->w.n; i++)
+		if (rank(&sd->w.r[i]) == IR_ACT_ERRNO)
 			return 1;
 	return 0;
 }
@@ -403,14 +300,15 @@ static int errno_note(struct sysq *q)
 
 	if (!has_errno(n) || !has_errno(o))
 		return PROVE_OK;
-	for (uint32_t cn = 0; cn <= n->n; cn++) {
-		uint32_t kn = cn < n->n ? n->r[cn].key : key_of(&n->sys->def);
+	for (uint32_t cn = 0; cn <= n->w.n; cn++) {
+		uint32_t kn =
+		    cn < n->w.n ? n->w.r[cn].key : ir_action_key(&n->sys->def);
 
 		if (kn >> 16 != IR_ACT_ERRNO)
 			continue;
-		for (uint32_t co = 0; co <= o->n; co++) {
-			uint32_t ko =
-			    co < o->n ? o->r[co].key : key_of(&o->sys->def);
+		for (uint32_t co = 0; co <= o->w.n; co++) {
+			uint32_t ko = co < o->w.n ? o->w.r[co].key
+						  : ir_action_key(&o->sys->def);
 			size_t k;
 			int r;
 
@@ -445,12 +343,12 @@ static int decide(struct sysq *q)
 	uint8_t nmax = n->sys->def.kind, omin = o->sys->def.kind;
 	uint64_t args[6] = {0};
 
-	for (uint32_t i = 0; i < n->n; i++)
-		if (n->r[i].rank > nmax)
-			nmax = n->r[i].rank;
-	for (uint32_t i = 0; i < o->n; i++)
-		if (o->r[i].rank < omin)
-			omin = o->r[i].rank;
+	for (uint32_t i = 0; i < n->w.n; i++)
+		if (rank(&n->w.r[i]) > nmax)
+			nmax = rank(&n->w.r[i]);
+	for (uint32_t i = 0; i < o->w.n; i++)
+		if (rank(&o->w.r[i]) < omin)
+			omin = rank(&o->w.r[i]);
 	for (int t = IR_ACT_ALLOW; t >= 1; t--) {
 		int r;
 
@@ -533,8 +431,9 @@ static int one_syscall(struct prover *pv, const char *name,
 	if (!rc)
 		rc = side_build(&q.old, os, osc);
 	if (!rc) {
-		q.work = calloc(2 * (size_t)IR_MAX_ATOMS + q.nw.n + q.old.n + 1,
-				sizeof(*q.work));
+		q.work =
+		    calloc(2 * (size_t)IR_MAX_ATOMS + q.nw.w.n + q.old.w.n + 1,
+			   sizeof(*q.work));
 		if (!q.work)
 			rc = PROVE_ENOMEM;
 	}

@@ -61,11 +61,12 @@
 #include "bpf_interp.h"
 #include "bpf_paths.h"
 #include "bpf_symbolic.h"
+#include "ir_z3.h"
+#include "ir_words.h"
 #include "wordsat.h"
 
-#define X32_BIT	  0x40000000u
-#define NR_SCAN	  1024 /* x86_64 numbers are far below this */
-#define NO_ACTION 0xffffffffu
+#define X32_BIT 0x40000000u
+#define NR_SCAN 1024 /* x86_64 numbers are far below this */
 
 /*
  * Budgets of the exact route for one part; past them, Z3 decides the
@@ -153,43 +154,6 @@ static const char *_ret_str(uint32_t ret, char *buf, size_t len)
 
 /* ---- The IR as a Z3 term ---------------------------------------------- */
 
-static Z3_ast _atom_term(struct bpf_sym *s, const struct ir_atom *a)
-{
-	Z3_context c = bpf_sym_ctx(s);
-	Z3_ast x = bpf_sym_arg(s, a->arg), m, val;
-
-	if (a->width == 32) {
-		/* The kernel reads an int: only the low word exists. */
-		x = Z3_mk_extract(c, 31, 0, x);
-		m = bpf_sym_u32(s, (uint32_t)a->mask);
-		val = bpf_sym_u32(s, (uint32_t)a->value);
-	} else {
-		m = bpf_sym_u64(s, a->mask);
-		val = bpf_sym_u64(s, a->value);
-	}
-	x = Z3_mk_bvand(c, x, m);
-	switch (a->op) {
-	case IR_OP_EQ:
-		return Z3_mk_eq(c, x, val);
-	case IR_OP_NE:
-		return Z3_mk_not(c, Z3_mk_eq(c, x, val));
-	case IR_OP_LT:
-		return Z3_mk_bvult(c, x, val);
-	case IR_OP_LE:
-		return Z3_mk_bvule(c, x, val);
-	case IR_OP_GT:
-		return Z3_mk_bvugt(c, x, val);
-	default:
-		return Z3_mk_bvuge(c, x, val);
-	}
-}
-
-/* Restrictiveness as one number: kind, then errno (smaller is stricter). */
-static uint32_t _key(const struct ir_action *a)
-{
-	return (uint32_t)a->kind << 16 | a->errnum;
-}
-
 /*
  * The seccomp value ir_eval_syscall() gives, as a term over the arguments:
  * best = the smallest key among the rules that hold, else the default.
@@ -198,26 +162,13 @@ static Z3_ast _spec_term(struct bpf_sym *s, const struct ir_syscalls *sys,
 			 const struct ir_syscall *sc)
 {
 	Z3_context c = bpf_sym_ctx(s);
-	Z3_ast best = bpf_sym_u32(s, NO_ACTION), out;
+	Z3_ast best = ir_z3_best_key(s, sc), out;
 	uint32_t nr = sc ? sc->nrules : 0;
 
-	for (uint32_t r = 0; r < nr; r++) {
-		const struct ir_rule *rule = &sc->rules[r];
-		Z3_ast key = bpf_sym_u32(s, _key(&rule->action));
-		Z3_ast holds = Z3_mk_bvult(c, key, best);
-
-		for (uint32_t i = 0; i < rule->natoms; i++) {
-			Z3_ast both[2] = {holds,
-					  _atom_term(s, &rule->atoms[i])};
-
-			holds = Z3_mk_and(c, 2, both);
-		}
-		best = Z3_mk_ite(c, holds, key, best);
-	}
 	out = bpf_sym_u32(s, _value(&sys->def));
 	for (uint32_t r = 0; r < nr; r++) {
 		const struct ir_action *a = &sc->rules[r].action;
-		Z3_ast is = Z3_mk_eq(c, best, bpf_sym_u32(s, _key(a)));
+		Z3_ast is = Z3_mk_eq(c, best, bpf_sym_u32(s, ir_action_key(a)));
 
 		out = Z3_mk_ite(c, is, bpf_sym_u32(s, _value(a)), out);
 	}
@@ -369,138 +320,40 @@ static int _explore(struct validator *v, Z3_ast nr, Z3_ast arch, Z3_ast pre,
 
 /* ---- The exact route --------------------------------------------------- */
 
-/* One rule as clauses over the words of seccomp_data. */
-struct rule_cl {
-	uint32_t key, value;
-	uint32_t natoms;
-	struct ws_clause *pos; /* per atom: the atom holds */
-	struct ws_clause neg;  /* some atom fails */
-};
-
 /* One syscall's rules, and what a path of its program must agree with. */
 struct spec {
 	struct validator *v;
 	const struct bpf_paths_in *in;
-	struct rule_cl *r; /* sorted by key: strictest first */
-	uint32_t nrules;
-	uint32_t uncond; /* index of the first rule without atoms, or nrules */
+	struct ir_words_rules w; /* strictest first */
+	uint32_t uncond; /* index of the first rule without atoms, or w.n */
 	uint32_t def;	 /* seccomp value of the default */
-	struct ws_conj *conj;
-	struct ws_clause *cl;
 	struct ws_clause *work; /* one query: positive clauses, then negative */
 	size_t budget;
 };
 
-/*
- * `(arg & mask) op value` as a disjunction of conjunctions of word
- * literals (out has room for 2); returns how many. At width 32 only the
- * low word exists. At width 64 the high words decide unless they are
- * equal: x < v is hi < vh, or hi == vh and lo < vl.
- */
-static size_t _atom_dnf(const struct ir_atom *a, uint8_t irop,
-			struct ws_conj *out)
-{
-	static const uint8_t ws[] = {
-	    [IR_OP_EQ] = WS_EQ, [IR_OP_NE] = WS_NE, [IR_OP_LT] = WS_LT,
-	    [IR_OP_LE] = WS_LE, [IR_OP_GT] = WS_GT, [IR_OP_GE] = WS_GE,
-	};
-	uint8_t op = ws[irop % 6];
-	uint8_t lo = (uint8_t)WS_W_ARG_LO(a->arg),
-		hi = (uint8_t)WS_W_ARG_HI(a->arg);
-	struct ws_lit l = {lo, op, (uint32_t)a->mask, (uint32_t)a->value};
-	struct ws_lit h = {hi, op, (uint32_t)(a->mask >> 32),
-			   (uint32_t)(a->value >> 32)};
-	struct ws_lit heq = h;
-
-	heq.op = WS_EQ;
-	if (a->width == 32) {
-		out[0] = (struct ws_conj){1, {l}};
-		return 1;
-	}
-	switch (op) {
-	case WS_EQ:
-		out[0] = (struct ws_conj){2, {h, l}};
-		return 1;
-	case WS_NE:
-		out[0] = (struct ws_conj){1, {h}};
-		out[1] = (struct ws_conj){1, {l}};
-		return 2;
-	default:
-		/* The strict order on the high words, or equal and op. */
-		h.op = op == WS_LT || op == WS_LE ? WS_LT : WS_GT;
-		out[0] = (struct ws_conj){1, {h}};
-		out[1] = (struct ws_conj){2, {heq, l}};
-		return 2;
-	}
-}
-
-static uint8_t _ir_not(uint8_t op)
-{
-	static const uint8_t neg[] = {
-	    [IR_OP_EQ] = IR_OP_NE, [IR_OP_NE] = IR_OP_EQ, [IR_OP_LT] = IR_OP_GE,
-	    [IR_OP_LE] = IR_OP_GT, [IR_OP_GT] = IR_OP_LE, [IR_OP_GE] = IR_OP_LT,
-	};
-
-	return neg[op % 6];
-}
-
-static int _rule_qcmp(const void *a, const void *b)
-{
-	const struct rule_cl *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
 static void _spec_free(struct spec *sp)
 {
-	free(sp->r);
-	free(sp->conj);
-	free(sp->cl);
+	ir_words_rules_free(&sp->w);
 	free(sp->work);
 }
 
-/* Returns 0, or WS_ENOMEM (then _spec_free() still applies). */
+/*
+ * Returns 0, or WS_ENOMEM (then _spec_free() still applies). A 64-bit
+ * atom's strict order on the high words comes first.
+ */
 static int _spec_build(struct spec *sp, const struct ir_syscalls *sys,
 		       const struct ir_syscall *sc)
 {
 	uint32_t nrules = sc ? sc->nrules : 0;
-	size_t natoms = 0, ci = 0, li = 0;
+	size_t natoms = 0;
 
 	for (uint32_t i = 0; i < nrules; i++)
 		natoms += sc->rules[i].natoms;
-	sp->r = calloc(nrules + 1, sizeof(*sp->r));
-	sp->conj = calloc(4 * natoms + 1, sizeof(*sp->conj));
-	sp->cl = calloc(natoms + 1, sizeof(*sp->cl));
 	sp->work = calloc(natoms + nrules + 1, sizeof(*sp->work));
-	if (!sp->r || !sp->conj || !sp->cl || !sp->work)
+	if (ir_words_rules_build(&sp->w, sc, IR_WORDS_HIGH_FIRST) || !sp->work)
 		return WS_ENOMEM;
-	for (uint32_t i = 0; i < nrules; i++) {
-		const struct ir_rule *rule = &sc->rules[i];
-		struct rule_cl *rc = &sp->r[i];
-		size_t first;
-
-		rc->key = _key(&rule->action);
-		rc->value = _value(&rule->action);
-		rc->natoms = rule->natoms;
-		rc->pos = &sp->cl[li];
-		for (uint32_t a = 0; a < rule->natoms; a++) {
-			size_t k = _atom_dnf(&rule->atoms[a], rule->atoms[a].op,
-					     &sp->conj[ci]);
-
-			sp->cl[li++] = (struct ws_clause){k, &sp->conj[ci]};
-			ci += k;
-		}
-		first = ci;
-		for (uint32_t a = 0; a < rule->natoms; a++)
-			ci += _atom_dnf(&rule->atoms[a],
-					_ir_not(rule->atoms[a].op),
-					&sp->conj[ci]);
-		rc->neg = (struct ws_clause){ci - first, &sp->conj[first]};
-	}
-	qsort(sp->r, nrules, sizeof(*sp->r), _rule_qcmp);
-	sp->nrules = nrules;
 	for (sp->uncond = 0; sp->uncond < nrules; sp->uncond++)
-		if (!sp->r[sp->uncond].natoms)
+		if (!sp->w.r[sp->uncond].natoms)
 			break;
 	sp->def = _value(&sys->def);
 	return 0;
@@ -520,9 +373,9 @@ static void _from_words(const uint32_t w[WS_WORDS],
 }
 
 /*
- * Can the path condition hold with one of the rules sp->r[from .. to) (one
- * action) holding and every stricter rule, sp->r[0 .. from), failing?
- * from == to == nrules asks for the default: no rule holding at all.
+ * Can the path condition hold with one of the rules sp->w.r[from .. to) (one
+ * action) holding and every stricter rule, sp->w.r[0 .. from), failing?
+ * from == to == w.n asks for the default: no rule holding at all.
  * Returns WS_UNSAT, 1 with the witness, or WS_UNKNOWN / WS_ENOMEM.
  */
 static int _query(struct spec *sp, struct ws_set *path, uint32_t from,
@@ -536,10 +389,10 @@ static int _query(struct spec *sp, struct ws_set *path, uint32_t from,
 		int r;
 
 		if (t < to)
-			for (uint32_t a = 0; a < sp->r[t].natoms; a++)
-				sp->work[n++] = sp->r[t].pos[a];
+			for (uint32_t a = 0; a < sp->w.r[t].natoms; a++)
+				sp->work[n++] = sp->w.r[t].pos[a];
 		for (uint32_t s = 0; s < from; s++)
-			sp->work[n++] = sp->r[s].neg;
+			sp->work[n++] = sp->w.r[s].neg;
 		r = ws_set_search(path, sp->work, n, &sp->budget, w);
 		if (r == WS_SAT) {
 			_from_words(w, sp->in, &sp->v->witness);
@@ -566,14 +419,16 @@ static int _spec_leaf(struct ws_set *path, uint32_t ret, void *user)
 		/* Every outcome from here on needs rule `uncond` to fail. */
 		if (sp->uncond < i)
 			return 0;
-		for (j = i; j < sp->nrules && sp->r[j].key == sp->r[i].key; j++)
+		for (j = i; j < sp->w.n && sp->w.r[j].key == sp->w.r[i].key;
+		     j++)
 			;
-		if ((i < sp->nrules ? sp->r[i].value : sp->def) != ret) {
+		if ((i < sp->w.n ? _value(sp->w.r[i].action) : sp->def) !=
+		    ret) {
 			r = _query(sp, path, i, j);
 			if (r != WS_UNSAT)
 				return r;
 		}
-		if (i == sp->nrules)
+		if (i == sp->w.n)
 			return 0;
 		i = j;
 	}

@@ -64,7 +64,8 @@ const struct src_file *diag_load_file(struct diag *d, const char *path,
 	size_t got = 0;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO is refused below instead of hanging polc. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		diag_error(d, from, "cannot open %s: %s", path,
 			   strerror(errno));

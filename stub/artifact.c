@@ -29,7 +29,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_ENV,
     POLBIN_SEC_LANDLOCK,
     POLBIN_SEC_LIMITS, /* limits.c */
-    POLBIN_SEC_IR, /* read by polc dump and the prover, not by polexec */
+    POLBIN_SEC_IR,     /* read by polc dump and the prover, not by polexec */
     0,
 };
 
@@ -55,7 +55,8 @@ static void read_file(const char *path, struct policy *p)
 	uint8_t *buf;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO must be refused below, not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		die_with_error("artifact: open %s", path);
 	if (fstat(fd, &st) < 0)

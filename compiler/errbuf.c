@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* See errbuf.h. */
+#include "errbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int errbuf_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
