@@ -56,7 +56,7 @@ static void put_word(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* The groups of compiler/sema_fs_net.c, when a rule is exactly one. */
+/* The groups of compiler/sema_fs.c, when a rule is exactly one. */
 static const char *group_name(uint32_t r)
 {
 	const uint32_t ro = IR_FS_READ_FILE | IR_FS_READ_DIR;

@@ -296,6 +296,31 @@ static void load_file(struct sema *s, const char *path, struct loc from,
 	s->use_depth--;
 }
 
+/* Every lint before any move: the lints read what the moves take away. */
+static int sema_finish_fs_net_env(struct sema *s)
+{
+	struct ir_policy *p = s->p;
+	size_t i;
+
+	sema_lint_fs(s);
+	sema_lint_net(s);
+	if (s->oom)
+		return -1;
+
+	if (sema_finish_fs(s) || sema_finish_net(s))
+		return -1;
+	if (s->nenv) {
+		p->env.entries = calloc(s->nenv, sizeof(*p->env.entries));
+		if (!p->env.entries)
+			return -1;
+		for (i = 0; i < s->nenv; i++)
+			p->env.entries[i] = s->env[i].e;
+		p->env.nentries = (uint32_t)s->nenv;
+		s->nenv = 0;
+	}
+	return 0;
+}
+
 static int finish(struct sema *s, struct ir_policy **out)
 {
 	if (!s->oom && s->d->errors == 0 &&

@@ -112,8 +112,13 @@ void sema_net(struct sema *s, const struct ast_stmt *st);
 void sema_limits(struct sema *s, const struct ast_stmt *st);
 void sema_env(struct sema *s, const struct ast_stmt *st);
 
+/* Lints over the whole policy (docs/LANDLOCK.md). */
+void sema_lint_fs(struct sema *s);
+void sema_lint_net(struct sema *s);
+
 /* Moves the collected rules into s->p. 0 or -1 (OOM). */
 int sema_finish_syscalls(struct sema *s);
-int sema_finish_fs_net_env(struct sema *s);
+int sema_finish_fs(struct sema *s);
+int sema_finish_net(struct sema *s);
 
 #endif

@@ -283,7 +283,7 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 
 	new_session(parent);
 	reset_signals();
-	limits_child_join(); /* limits.c: the box's cgroups, first */
+	limits_child_join(); /* limits_rlimit.c: the box's cgroups, first */
 	boxns_child_enter(); /* boxns.c: its user and mount namespaces */
 	secrets_child();     /* secrets.c: secret files on a private tmpfs */
 	secrets_child_allow(ll); /* and Landlock lets the box read them */
@@ -292,7 +292,7 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 	set_no_new_privs();
 	landlock_restrict(ll);
 	close_stray_fds();
-	limits_child_apply(); /* limits.c: rlimits, late (see there) */
+	limits_child_apply(); /* limits_rlimit.c: rlimits, late (see there) */
 	install_seccomp(p);
 	execve(path, argv, envp);
 	exec_fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,

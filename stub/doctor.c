@@ -179,7 +179,7 @@ static enum probe_result probe_userns(char *d, size_t len)
 	return works ? PROBE_FOUND : PROBE_MISSING;
 }
 
-/* The limits tiers and pasta (tiers.c, limits.c). */
+/* The limits tiers and pasta (tiers.c, limits_doctor.c). */
 static enum probe_result probe_cgroup_v2(char *d, size_t len)
 {
 	return limits_probe_cgroup_v2(d, len) ? PROBE_MISSING : PROBE_FOUND;

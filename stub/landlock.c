@@ -370,7 +370,7 @@ static int open_rule(const char *path, int follow)
 	return walk_nofollow(path);
 }
 
-/* polc refuses write grants on these unless waived (sema_fs_net.c). */
+/* polc refuses write grants on these unless waived (sema_fs.c). */
 static int linted_by_polc(const char *path)
 {
 	return !strcmp(path, "/") || !strcmp(path, "~") ||

@@ -63,7 +63,7 @@ static struct record record = {.fd = -1};
 
 static void refusal_hook(const char *msg)
 {
-	limits_abort(); /* limits.c: no cgroup left behind */
+	limits_abort(); /* limits_run.c: no cgroup left behind */
 	record_refused(&record, msg);
 }
 
@@ -221,7 +221,7 @@ static int wait_box(pid_t pid, const sigset_t *set)
 	siginfo_t info;
 	int status;
 
-	/* limits.c: the wall clock, when the policy has one */
+	/* limits_run.c: the wall clock, when the policy has one */
 	limits_wait(pid);
 	for (;;) {
 		memset(&info, 0, sizeof(info));
@@ -236,7 +236,8 @@ static int wait_box(pid_t pid, const sigset_t *set)
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
 			die_with_error("wait: wait4(%d)", (int)pid);
-	limits_finish(status, &ru); /* limits.c: what was hit; cgroups gone */
+	/* limits_run.c: what was hit; cgroups gone */
+	limits_finish(status, &ru);
 	return status;
 }
 

@@ -13,7 +13,8 @@
  *               the ruleset (parent); restrict (child)
  *   polexec.c   arguments, clone, signal forwarding, wait, exit status
  *   child.c     the child's narrowing steps, seccomp last, execve
- *   limits.c    the LIMITS section: cgroups, rlimits, the wall clock
+ *   limits*.c   the LIMITS section: cgroups, rlimits, the wall clock
+ *               (limits_int.h lists the files)
  *   secrets.c   secrets as files on a private tmpfs in the box
  *   boxns.c     the box's own user and mount namespaces
  *   record.c    the JSON run record
@@ -281,7 +282,7 @@ const char *layer_name(enum layer l);
 /* Prints the probes; with an artifact, checks what it needs (0 or 1). */
 int doctor(const char *artifact);
 
-/* --- limits.c: the LIMITS section, enforced --- */
+/* --- limits*.c: the LIMITS section, enforced --- */
 
 /* Decodes and checks the LIMITS section into p->limits (artifact.c). */
 void limits_decode(struct policy *p);

@@ -20,7 +20,8 @@
  *              "ports":[{"access":"connect_tcp","lo":443,"hi":443}],
  *              "port_rules":N, "warnings":["..."]
  *    "limits":{"mode", NAME:{"max","tier","status","on_exceed","hit"}...}
- *              (limits.c, a run only), "secrets":["NAME",...] (secrets.c),
+ *              (limits_record.c, a run only),
+ *    "secrets":["NAME",...] (secrets.c),
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
@@ -303,7 +304,7 @@ static int write_out(struct record *r, struct out *o)
 	return 0;
 }
 
-/* The limits' tiers and hits (limits.c), the secrets' names (secrets.c). */
+/* The limits' tiers and hits (limits_record.c), secrets' names (secrets.c). */
 static void put_extra(struct out *o, int refused)
 {
 	char buf[4096];

@@ -6,10 +6,13 @@
 
 POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
                 stub/landlock.c stub/record.c stub/doctor.c stub/util.c \
-                stub/limits.c stub/secrets.c stub/boxns.c stub/tiers.c \
+                stub/limits.c stub/limits_cgfs.c stub/limits_cgroup.c \
+                stub/limits_rlimit.c stub/limits_run.c stub/limits_record.c \
+                stub/limits_doctor.c stub/secrets.c stub/boxns.c stub/tiers.c \
                 artifact/polbin_read.c artifact/sha256.c
-POLEXEC_HDRS := stub/polexec.h stub/kernel.h stub/landlock_compat.h \
-                artifact/polbin.h artifact/sections.h artifact/sha256.h
+POLEXEC_HDRS := stub/polexec.h stub/limits_int.h stub/kernel.h \
+                stub/landlock_compat.h artifact/polbin.h artifact/sections.h \
+                artifact/sha256.h
 
 MUSL_INC := $(B)/musl-include
 POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Os -static -s \

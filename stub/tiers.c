@@ -8,7 +8,7 @@
  * The needs, by section:
  *   seccomp   the filter mode of seccomp and no_new_privs
  *   limits    each limit's tier, found by making (and removing) the box's
- *             cgroups as a run would (limits.c); under `limits require`
+ *             cgroups as a run would (limits_doctor.c); under `limits require`
  *             memory or pids without a cgroup is missing, under
  *             best_effort it is reported degraded
  *   env       secrets need a mount namespace of the box's own: root, or

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The net section: the address entries of `net filtered`, the loopback
+ * ports, and the port rules of `net host`, which Landlock enforces with
+ * one kernel rule per port, so their number is capped here.
+ */
+#include "sema_int.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_cidr(struct sema *s, const struct ast_word *w,
+		      const char *text, struct ir_net_entry *e)
+{
+	char buf[64];
+	const char *slash = strchr(text, '/');
+	size_t n = slash ? (size_t)(slash - text) : strlen(text);
+	unsigned bits, i;
+	long long pfx;
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	if (inet_pton(AF_INET, buf, e->addr) == 1)
+		e->kind = IR_ADDR_V4, bits = 32;
+	else if (inet_pton(AF_INET6, buf, e->addr) == 1)
+		e->kind = IR_ADDR_V6, bits = 128;
+	else
+		return -1;
+	pfx = bits;
+	if (slash) {
+		struct ast_word pw = *w;
+
+		pw.text = (char *)(uintptr_t)(slash + 1);
+		if (!*pw.text || sema_number(s, &pw, &pfx))
+			return -2;
+		if (pfx < 0 || pfx > bits) {
+			diag_error(s->d, w->loc,
+				   "prefix /%lld out of range for %s", pfx,
+				   e->kind == IR_ADDR_V4 ? "IPv4" : "IPv6");
+			return -2;
+		}
+	}
+	e->prefix = (uint8_t)pfx;
+	for (i = e->prefix; i < bits; i++) {
+		if (e->addr[i / 8] & (0x80u >> (i % 8))) {
+			diag_error(
+			    s->d, w->loc,
+			    "'%s' has host bits set below /%u; write the "
+			    "network address",
+			    text, e->prefix);
+			return -2;
+		}
+	}
+	return 0;
+}
+
+/* ADDR[:PORTS] where ADDR is [v6], a v4 or v6 CIDR, a name or ${VAR}. */
+static int parse_entry(struct sema *s, const struct ast_word *w,
+		       struct ir_net_entry *e, int allow_names)
+{
+	char addr[300];
+	const char *t = w->text, *ports = NULL, *colon;
+	struct ir_port_range r = {0, 65535};
+	size_t n;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	if (t[0] == '[') {
+		const char *end = strchr(t, ']');
+
+		if (!end || (end[1] && end[1] != ':'))
+			goto bad;
+		n = (size_t)(end - t - 1);
+		if (end[1] == ':')
+			ports = end + 2;
+		t++;
+	} else if ((colon = strchr(t, ':')) && strchr(colon + 1, ':')) {
+		n = strlen(t); /* a bare IPv6 address: no port */
+	} else if (colon) {
+		n = (size_t)(colon - t);
+		ports = colon + 1;
+	} else {
+		n = strlen(t);
+	}
+	if (n == 0 || n >= sizeof(addr))
+		goto bad;
+	memcpy(addr, t, n);
+	addr[n] = '\0';
+	if (ports && sema_ports(s, w, ports, &r))
+		return -1;
+	e->port_lo = r.lo;
+	e->port_hi = r.hi;
+	rc = parse_cidr(s, w, addr, e);
+	if (rc == -2)
+		return -1;
+	if (rc == 0)
+		return 0;
+	if (!allow_names) {
+		diag_error(s->d, w->loc,
+			   "expected an address or CIDR, got '%s'", addr);
+		return -1;
+	}
+	if (addr[0] == '$') {
+		if (sema_check_vars(s, w, addr))
+			return -1;
+		if (addr[n - 1] != '}' || strchr(addr + 1, '$'))
+			goto bad;
+		e->kind = IR_ADDR_VAR;
+	} else {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			addr[i] = (char)tolower((unsigned char)addr[i]);
+		if (!ir_is_hostname(addr))
+			goto bad;
+		e->kind = IR_ADDR_NAME;
+	}
+	e->name = strdup(addr);
+	if (!e->name) {
+		s->oom = 1;
+		return -1;
+	}
+	return 0;
+bad:
+	diag_error(s->d, w->loc,
+		   "expected HOST[:PORT], IP[:PORT], CIDR[:PORT] or "
+		   "[IPv6]:PORT, got '%s'",
+		   w->text);
+	return -1;
+}
+
+static void net_add(struct sema *s, struct ir_net_entry *e, struct loc loc)
+{
+	size_t i;
+
+	for (i = 0; i < s->nnet; i++) {
+		const struct ir_net_entry *o = &s->net[i].e;
+
+		if (o->verdict == e->verdict && o->kind == e->kind &&
+		    o->prefix == e->prefix && o->proto == e->proto &&
+		    !memcmp(o->addr, e->addr, sizeof(o->addr)) &&
+		    !(o->name || e->name
+			  ? !o->name || !e->name || strcmp(o->name, e->name)
+			  : 0) &&
+		    o->port_lo == e->port_lo && o->port_hi == e->port_hi) {
+			diag_error(s->d, loc, "duplicate net entry");
+			diag_note(s->d, s->net[i].loc, "first given here");
+			free(e->name);
+			return;
+		}
+	}
+	if (s->nnet >= IR_MAX_NET) {
+		diag_error(s->d, loc, "more than %d net entries", IR_MAX_NET);
+		free(e->name);
+		return;
+	}
+	if (sema_grow(s, (void **)&s->net, &s->capnet, s->nnet,
+		      sizeof(*s->net))) {
+		free(e->name);
+		return;
+	}
+	s->net[s->nnet].e = *e;
+	s->net[s->nnet].loc = loc;
+	s->nnet++;
+}
+
+/* allow|deny ENTRY... [tcp] [udp] */
+static void net_entry_stmt(struct sema *s, const struct ast_stmt *st,
+			   uint8_t verdict)
+{
+	int tcp = 0, udp = 0, entries = 0;
+	size_t i;
+
+	for (i = 1; i < st->nwords; i++) {
+		if (!strcmp(st->words[i].text, "tcp"))
+			tcp = 1;
+		else if (!strcmp(st->words[i].text, "udp"))
+			udp = 1;
+	}
+	if (!tcp && !udp)
+		tcp = 1;
+	for (i = 1; i < st->nwords; i++) {
+		const struct ast_word *w = &st->words[i];
+		struct ir_net_entry e;
+
+		if (!strcmp(w->text, "tcp") || !strcmp(w->text, "udp"))
+			continue;
+		if (w->kind != AST_WORD) {
+			diag_error(s->d, w->loc, "expected an address");
+			continue;
+		}
+		entries++;
+		if (parse_entry(s, w, &e, verdict == IR_NET_ALLOW))
+			continue;
+		e.verdict = verdict;
+		if (tcp) {
+			struct ir_net_entry t = e;
+
+			t.proto = IR_PROTO_TCP;
+			if (udp && e.name && !(t.name = strdup(e.name))) {
+				s->oom = 1;
+				free(e.name);
+				continue;
+			}
+			net_add(s, &t, w->loc);
+		}
+		if (udp) {
+			e.proto = IR_PROTO_UDP;
+			net_add(s, &e, w->loc);
+		}
+	}
+	if (!entries)
+		diag_error(s->d, st->loc, "no address given");
+}
+
+/*
+ * PORTS... for loopback, or for connect and bind (landlock set): each of
+ * those becomes one kernel rule per port, so a range is capped; `*` (every
+ * port) leaves the direction unrestricted instead.
+ */
+static void ports_stmt(struct sema *s, const struct ast_stmt *st,
+		       struct range_list *l, int landlock)
+{
+	size_t i, j;
+
+	if (st->nwords < 2)
+		diag_error(s->d, st->loc, "expected ports after '%s'",
+			   st->words[0].text);
+	for (i = 1; i < st->nwords; i++) {
+		const struct ast_word *w = &st->words[i];
+		struct ir_port_range r;
+
+		if (sema_ports(s, w, w->text, &r))
+			continue;
+		if (landlock && !(r.lo == 0 && r.hi == 65535) &&
+		    (unsigned)r.hi - r.lo + 1 > SEMA_MAX_LL_PORTS) {
+			diag_error(s->d, w->loc,
+				   "port range %u-%u is %u Landlock rules, one "
+				   "per port; at most %d per direction (write "
+				   "'*' for every port)",
+				   r.lo, r.hi, (unsigned)r.hi - r.lo + 1,
+				   SEMA_MAX_LL_PORTS);
+			continue;
+		}
+		for (j = 0; j < l->n; j++) {
+			if (l->v[j].r.lo == r.lo && l->v[j].r.hi == r.hi) {
+				sema_dup(s, w->loc, l->v[j].loc, "port",
+					 w->text);
+				break;
+			}
+		}
+		if (j < l->n)
+			continue;
+		if (l->n >= IR_MAX_NET) {
+			diag_error(s->d, w->loc, "more than %d port entries",
+				   IR_MAX_NET);
+			return;
+		}
+		if (sema_grow(s, (void **)&l->v, &l->cap, l->n, sizeof(*l->v)))
+			continue;
+		l->v[l->n].r = r;
+		l->v[l->n++].loc = w->loc;
+	}
+}
+
+void sema_net(struct sema *s, const struct ast_stmt *st)
+{
+	static const char *const modes[] = {"none", "filtered", "host"};
+	static const char *const keys[] = {"allow", "deny", "loopback",
+					   "connect", "bind"};
+	uint32_t mode;
+	size_t i;
+
+	if (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD) {
+		diag_error(s->d, st->loc,
+			   "expected 'net none|filtered|host [{ ... }]'");
+		return;
+	}
+	if (!strcmp(st->words[1].text, "none"))
+		mode = IR_NET_NONE;
+	else if (!strcmp(st->words[1].text, "filtered"))
+		mode = IR_NET_FILTERED;
+	else if (!strcmp(st->words[1].text, "host"))
+		mode = IR_NET_HOST;
+	else {
+		sema_unknown(s, &st->words[1], "network mode", modes, 3);
+		return;
+	}
+	if (sema_once(s, &s->net_mode, st->loc, "net mode"))
+		return;
+	s->p->net.present = 1;
+	s->p->net.mode = mode;
+	for (i = 0; i < st->nchildren; i++) {
+		const struct ast_stmt *c = &st->children[i];
+		const char *k = c->words[0].text;
+
+		if (c->cond || c->has_block) {
+			diag_error(s->d, c->loc,
+				   "net rules take no condition "
+				   "or block");
+		} else if (mode == IR_NET_FILTERED && !strcmp(k, "allow")) {
+			net_entry_stmt(s, c, IR_NET_ALLOW);
+		} else if (mode == IR_NET_FILTERED && !strcmp(k, "deny")) {
+			net_entry_stmt(s, c, IR_NET_DENY);
+		} else if (mode != IR_NET_HOST && !strcmp(k, "loopback")) {
+			ports_stmt(s, c, &s->loopback, 0);
+		} else if (mode == IR_NET_HOST && !strcmp(k, "connect")) {
+			ports_stmt(s, c, &s->connect, 1);
+		} else if (mode == IR_NET_HOST && !strcmp(k, "bind")) {
+			ports_stmt(s, c, &s->bind, 1);
+		} else if (!strcmp(k, "allow") || !strcmp(k, "deny") ||
+			   !strcmp(k, "loopback") || !strcmp(k, "connect") ||
+			   !strcmp(k, "bind")) {
+			diag_error(s->d, c->words[0].loc,
+				   "'%s' does not apply to 'net %s' (allow, "
+				   "deny: filtered; loopback: none, filtered; "
+				   "connect, bind: host)",
+				   k, modes[mode]);
+		} else {
+			sema_unknown(s, &c->words[0], "net rule", keys, 5);
+		}
+	}
+}
+
+static int move_ranges(struct range_list *l, struct ir_port_range **out,
+		       uint32_t *n)
+{
+	size_t i;
+
+	if (!l->n)
+		return 0;
+	*out = calloc(l->n, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < l->n; i++)
+		(*out)[i] = l->v[i].r;
+	*n = (uint32_t)l->n;
+	return 0;
+}
+
+/* ---- lints over the whole policy (docs/LANDLOCK.md) -------------------- */
+
+static int range_src_cmp(const void *a, const void *b)
+{
+	const struct range_src *x = a, *y = b;
+
+	return x->r.lo != y->r.lo ? (x->r.lo < y->r.lo ? -1 : 1)
+				  : (x->r.hi > y->r.hi) - (x->r.hi < y->r.hi);
+}
+
+/* The ports of one Landlock direction, overlaps merged, within the cap. */
+static void lint_port_total(struct sema *s, const struct range_list *l,
+			    const char *dir)
+{
+	struct range_src *v;
+	unsigned long total = 0;
+	uint32_t hi = 0;
+	size_t i;
+
+	if (l->n < 2)
+		return;
+	v = malloc(l->n * sizeof(*v));
+	if (!v) {
+		s->oom = 1;
+		return;
+	}
+	memcpy(v, l->v, l->n * sizeof(*v));
+	qsort(v, l->n, sizeof(*v), range_src_cmp);
+	if (v[0].r.lo == 0) {
+		/* maybe every port: then the direction is not restricted */
+		uint32_t reach = v[0].r.hi;
+
+		for (i = 1; i < l->n && v[i].r.lo <= reach + 1; i++)
+			if (v[i].r.hi > reach)
+				reach = v[i].r.hi;
+		if (reach == 65535) {
+			free(v);
+			return;
+		}
+	}
+	for (i = 0; i < l->n; i++) {
+		uint32_t lo = i && v[i].r.lo <= hi ? hi + 1 : v[i].r.lo;
+
+		if (v[i].r.hi >= lo)
+			total += v[i].r.hi - lo + 1;
+		if (!i || v[i].r.hi > hi)
+			hi = v[i].r.hi;
+		if (total > SEMA_MAX_LL_PORTS) {
+			diag_error(s->d, v[i].loc,
+				   "the %s ports reach %lu Landlock rules, one "
+				   "per port; at most %d per direction",
+				   dir, total, SEMA_MAX_LL_PORTS);
+			break;
+		}
+	}
+	free(v);
+}
+
+/* `require` below ABI 4 drops `net host` port rules on older kernels. */
+static void lint_landlock_abi(struct sema *s)
+{
+	const struct ir_policy *p = s->p;
+
+	if (!s->landlock.set || p->landlock.mode != IR_LL_REQUIRE ||
+	    p->landlock.abi_min >= 4 || !p->net.present ||
+	    p->net.mode != IR_NET_HOST || !(s->connect.n || s->bind.n))
+		return;
+	diag_warning(s->d, s->landlock.loc,
+		     "'net host' port rules need Landlock ABI 4, but this "
+		     "requires only ABI %u: on a kernel with ABI %u..3 "
+		     "polexec runs without them (degraded); write 'abi >= 4' "
+		     "to refuse such kernels",
+		     p->landlock.abi_min, p->landlock.abi_min);
+}
+
+void sema_lint_net(struct sema *s)
+{
+	lint_port_total(s, &s->connect, "connect");
+	lint_port_total(s, &s->bind, "bind");
+	lint_landlock_abi(s);
+}
+
+int sema_finish_net(struct sema *s)
+{
+	struct ir_policy *p = s->p;
+	size_t i;
+
+	if (s->nnet) {
+		p->net.entries = calloc(s->nnet, sizeof(*p->net.entries));
+		if (!p->net.entries)
+			return -1;
+		for (i = 0; i < s->nnet; i++)
+			p->net.entries[i] = s->net[i].e;
+		p->net.nentries = (uint32_t)s->nnet;
+		s->nnet = 0;
+	}
+	if (move_ranges(&s->loopback, &p->net.loopback, &p->net.nloopback) ||
+	    move_ranges(&s->connect, &p->net.connect, &p->net.nconnect) ||
+	    move_ranges(&s->bind, &p->net.bind, &p->net.nbind))
+		return -1;
+	return 0;
+}
