@@ -453,6 +453,9 @@ static void get_net(struct rbuf *r, struct ir_net *n)
 			rfail(r, "bad host name");
 		else if (e->kind == IR_ADDR_VAR && !ir_is_variable(e->name))
 			rfail(r, "bad address variable");
+		if (e->verdict == IR_NET_DENY && e->kind != IR_ADDR_V4 &&
+		    e->kind != IR_ADDR_V6)
+			rfail(r, "a deny entry names an address, not a host");
 	}
 	n->loopback = get_ranges(r, &n->nloopback);
 	n->connect = get_ranges(r, &n->nconnect);

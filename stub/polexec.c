@@ -282,6 +282,14 @@ static int run(const struct policy *p, const struct ll_run *ll, char **envp,
 	if (pid < 0)
 		die_with_error("run: clone");
 	boxns_after_clone();
+	if (die_child_failure()) {
+		/* The child refused before execve (it said why on stderr):
+		 * the command never ran, and the record says so. */
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		refusal_hook(die_child_failure());
+		return POLEXEC_EXIT_REFUSED;
+	}
 	box_pid = pid;
 	/* The child has exec'd (CLONE_VFORK): our copy is of no more use. */
 	if (ll->ruleset_fd >= 0 && close(ll->ruleset_fd) < 0) {

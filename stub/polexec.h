@@ -71,6 +71,9 @@ _Noreturn void die_oom(void);
  * process, not by the child: the parent's refusal record.
  */
 void die_set_hook(void (*hook)(const char *msg));
+/* In the parent, after clone() returned: why the child died before
+ * execve, or NULL when it did not. */
+const char *die_child_failure(void);
 
 void *xcalloc(size_t n, size_t size);
 char *xstrndup(const char *s, size_t n);

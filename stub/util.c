@@ -20,6 +20,21 @@
 static void (*die_hook)(const char *msg);
 static pid_t die_hook_pid;
 
+/*
+ * The one thing a dying child writes into the memory it shares with the
+ * parent: why it died. The parent reads it only after clone() returned,
+ * which with CLONE_VFORK is after the child exec'd or exited, so the two
+ * never touch it at once. It lets the record say "refused" (the command
+ * never ran) instead of reporting the child's 125 as the command's.
+ */
+static char child_failure[1024];
+static volatile int child_failed;
+
+const char *die_child_failure(void)
+{
+	return child_failed ? child_failure : NULL;
+}
+
 void die_set_hook(void (*hook)(const char *msg))
 {
 	die_hook = hook;
@@ -41,6 +56,10 @@ static _Noreturn void die_msg(const char *msg)
 	/* Nothing useful to do if stderr is gone: the exit code still says. */
 	if (write(STDERR_FILENO, line, (size_t)n) < 0)
 		errno = 0;
+	if (die_hook_pid && getpid() != die_hook_pid && !child_failed) {
+		snprintf(child_failure, sizeof(child_failure), "%s", msg);
+		child_failed = 1;
+	}
 	if (die_hook && getpid() == die_hook_pid) {
 		void (*hook)(const char *) = die_hook;
 

@@ -474,6 +474,25 @@ t_hostile_sections_refused() {
 	expect "crafted good artifact" "$OUT" "A=leak"
 }
 
+# A step the child fails after clone (here the kernel refuses a program
+# that does not end in a return) is a refusal: the command never ran.
+t_child_failure_recorded_as_refusal() {
+	"$BIN/mkpolbin" build "$T/badprog" --raw 3:1:2000000000000000 ||
+		return 1
+	box --record "$T/rec.json" "$T/badprog" -- "$BIN/boxprobe" \
+		canary "$T/canary"
+	expect "exit" "$RC" 125 && expect_absent "canary" "$T/canary" &&
+		expect_match "record" "$(cat "$T/rec.json")" \
+			'"outcome":"refused".*"reason":"child: seccomp' ||
+		return 1
+	# twin: a program the kernel takes runs, and the record says so
+	box --record "$T/rec2.json" "$ART/basic.polbin" -- "$BIN/boxprobe" \
+		canary "$T/canary"
+	expect "twin exit" "$RC" 0 &&
+		expect_match "twin record" "$(cat "$T/rec2.json")" \
+			'"outcome":"exited"'
+}
+
 t_no_syscalls_block_records_seccomp_off() {
 	box --record "$T/rec.json" "$ART/nosyscalls.polbin" -- \
 		"$BIN/boxprobe" exit 3
@@ -1772,6 +1791,7 @@ t_unknown_critical_section_refused
 t_unimplemented_layers_refused
 t_hostile_sections_refused
 t_no_syscalls_block_records_seccomp_off
+t_child_failure_recorded_as_refusal
 t_run_record
 t_example_hello
 t_example_shell_runs_ls_and_cat
