@@ -44,7 +44,8 @@ $(B)/polc: $(POLC_OBJS)
 # Debian packages the build and the suites need; installed only if missing.
 DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         libz3-dev libnftnl-dev libmnl-dev musl-tools bubblewrap passt \
-        nftables iproute2 util-linux clang jq hyperfine time
+        nftables iproute2 util-linux clang libclang-rt-14-dev jq \
+        hyperfine time
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
