@@ -61,10 +61,19 @@ check: deps
 	$(MAKE) all tests
 	@tests/run-checks.sh $(CHECKS)
 
+# Compile the shell example, show it, run a shell under it, and ask the
+# prover whether it stays within the hello-world policy (it does not: exit 1
+# is the expected answer, with the witnesses).
 demo: deps
 	$(MAKE) all
 	$(B)/polc build examples/shell.pol -o $(B)/shell.polbin
 	$(B)/polc dump $(B)/shell.polbin
+	@mkdir -p $(B)/demo-ws && echo 'hello from the box' > $(B)/demo-ws/f
+	cd $(B)/demo-ws && ../polexec --var WORKSPACE=$$PWD \
+	    --record ../demo-run.json ../shell.polbin -- sh -c 'ls; cat f'
+	@echo "run record: $(B)/demo-run.json"; cat $(B)/demo-run.json; echo
+	$(B)/polc check --boundary examples/hello.pol examples/shell.pol | \
+	    tail -n 5 || true
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
