@@ -41,6 +41,7 @@ enum polbin_section_type {
 	POLBIN_SEC_NFT = 5,	 /* nftables netlink batch */
 	POLBIN_SEC_LIMITS = 6,	 /* resource limits */
 	POLBIN_SEC_ENV = 7,	 /* environment recipe */
+	POLBIN_SEC_NET = 8,	 /* the box's network namespace */
 	/*
 	 * Layers the policy states but this polc cannot compile yet (text:
 	 * their names). Always critical: no reader may run such an artifact,

@@ -154,6 +154,8 @@ const char *polbin_section_name(uint32_t type)
 		return "limits";
 	case POLBIN_SEC_ENV:
 		return "env";
+	case POLBIN_SEC_NET:
+		return "net";
 	case POLBIN_SEC_UNENFORCED:
 		return "unenforced";
 	}

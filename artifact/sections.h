@@ -74,6 +74,20 @@ enum polbin_meta_key {
 
 #define POLBIN_SECCOMP_MAX_INSNS 4096
 
+/*
+ * NET (POLBIN_SEC_NET, critical): { u32 version, u32 mode }, 8 bytes.
+ * version POLBIN_NET_VERSION; mode POLBIN_NET_NONE: the box gets a network
+ * namespace of its own holding only its own loopback (and a user namespace
+ * when the caller is not root). Other modes (filtered egress, host loopback
+ * ports) are not compiled yet: polc marks them unenforced instead.
+ */
+#define POLBIN_NET_VERSION 1
+#define POLBIN_NET_LEN	   8
+
+enum polbin_net_mode {
+	POLBIN_NET_NONE = 0,
+};
+
 #define POLBIN_LL_VERSION     1
 #define POLBIN_LL_HEADER_SIZE 48
 #define POLBIN_LL_MAX_ABI     64

@@ -4,6 +4,7 @@
 #include "landlock_backend.h"
 #include "limits_backend.h"
 #include "polbin.h"
+#include "sections.h"
 #include "seccomp_backend.h"
 #include "seccomp_validate.h"
 
@@ -74,15 +75,39 @@ static int landlock(const struct ir_policy *p, struct compiled *c, char *err,
 }
 
 /*
+ * `net none` without host loopback ports is a network namespace of the
+ * box's own (the NET section); loopback ports need pasta and filtered mode
+ * nft, which wait for the egress backend.
+ */
+static int net_none_only(const struct ir_policy *p)
+{
+	return p->net.present && p->net.mode == IR_NET_NONE &&
+	       p->net.nloopback == 0;
+}
+
+static int net_section(struct compiled *c)
+{
+	uint8_t *d = calloc(1, POLBIN_NET_LEN);
+
+	if (!d)
+		return -1;
+	/* u32 version, u32 mode, little-endian */
+	d[0] = POLBIN_NET_VERSION;
+	d[4] = POLBIN_NET_NONE;
+	return add(c, POLBIN_SEC_NET, POLBIN_F_CRITICAL, d, POLBIN_NET_LEN);
+}
+
+/*
  * Layers the IR states that no backend of this polc compiles yet. fs and
  * landlock are the LANDLOCK section; `net host` needs nothing but its
- * Landlock port rules (it shares the host's network by definition), so
- * only `net none` and `net filtered` wait for the egress backend.
+ * Landlock port rules (it shares the host's network by definition), and
+ * `net none` alone is the NET section, so only `net none` with loopback
+ * ports and `net filtered` wait for the egress backend.
  */
 static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (p->net.present && p->net.mode != IR_NET_HOST)
+	if (p->net.present && p->net.mode != IR_NET_HOST && !net_none_only(p))
 		strncat(buf, "net ", len - strlen(buf) - 1);
 	if (buf[0])
 		buf[strlen(buf) - 1] = '\0';
@@ -113,6 +138,8 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 		goto fail;
 	}
 	if (add(c, POLBIN_SEC_LIMITS, POLBIN_F_CRITICAL, data, len))
+		goto full;
+	if (net_none_only(p) && net_section(c))
 		goto full;
 	unenforced_layers(p, layers, sizeof(layers));
 	if (layers[0]) {

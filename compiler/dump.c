@@ -320,13 +320,27 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 	return off == s->len ? 0 : -1;
 }
 
+static int dump_net(const struct polbin_section *s, FILE *out)
+{
+	if (s->len != POLBIN_NET_LEN ||
+	    polbin_le32(s->data) != POLBIN_NET_VERSION ||
+	    polbin_le32(s->data + 4) != POLBIN_NET_NONE)
+		return -1;
+	fputs("  mode none: a network namespace of the box's own, loopback "
+	      "only\n",
+	      out);
+	return 0;
+}
+
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen)
 {
 	static const uint32_t known[] = {
-	    POLBIN_SEC_IR,     POLBIN_SEC_META,	      POLBIN_SEC_SECCOMP,
-	    POLBIN_SEC_ENV,    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
-	    POLBIN_SEC_LIMITS, POLBIN_SEC_UNENFORCED, 0,
+	    POLBIN_SEC_IR,	   POLBIN_SEC_META,
+	    POLBIN_SEC_SECCOMP,	   POLBIN_SEC_ENV,
+	    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
+	    POLBIN_SEC_LIMITS,	   POLBIN_SEC_NET,
+	    POLBIN_SEC_UNENFORCED, 0,
 	};
 	char hex[2 * SHA256_LEN + 1];
 	struct polbin pb;
@@ -365,6 +379,9 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			break;
 		case POLBIN_SEC_LIMITS:
 			rc = dump_limits(s, out);
+			break;
+		case POLBIN_SEC_NET:
+			rc = dump_net(s, out);
 			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "

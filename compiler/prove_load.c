@@ -22,9 +22,11 @@
 
 /* The section types polc knows, as `polc dump` lists them (dump.c). */
 static const uint32_t known[] = {
-    POLBIN_SEC_IR,     POLBIN_SEC_META,	      POLBIN_SEC_SECCOMP,
-    POLBIN_SEC_ENV,    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
-    POLBIN_SEC_LIMITS, POLBIN_SEC_UNENFORCED, 0,
+    POLBIN_SEC_IR,	   POLBIN_SEC_META,
+    POLBIN_SEC_SECCOMP,	   POLBIN_SEC_ENV,
+    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
+    POLBIN_SEC_LIMITS,	   POLBIN_SEC_NET,
+    POLBIN_SEC_UNENFORCED, 0,
 };
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)

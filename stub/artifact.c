@@ -29,6 +29,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_ENV,
     POLBIN_SEC_LANDLOCK,
     POLBIN_SEC_LIMITS, /* limits.c */
+    POLBIN_SEC_NET,    /* `net none`: a namespace of the box's own */
     POLBIN_SEC_IR,     /* read by polc dump and the prover, not by polexec */
     0,
 };
@@ -513,6 +514,31 @@ static void decode_landlock(struct policy *p)
 	l->present = 1;
 }
 
+/*
+ * Phase 3e: NET. After it, p->net_none says whether the box gets a network
+ * namespace of its own with loopback only; any other mode is refused, as
+ * this polexec does not enforce it.
+ */
+static void decode_net(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_NET);
+
+	if (!s)
+		return;
+	if (!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: net: section is not marked critical");
+	if (s->len != POLBIN_NET_LEN)
+		die("artifact: net: %u bytes, expected %d", s->len,
+		    POLBIN_NET_LEN);
+	if (polbin_le32(s->data) != POLBIN_NET_VERSION)
+		die("artifact: net: version %u, this polexec knows %d",
+		    polbin_le32(s->data), POLBIN_NET_VERSION);
+	if (polbin_le32(s->data + 4) != POLBIN_NET_NONE)
+		die("artifact: net: mode %u is not enforced by this polexec",
+		    polbin_le32(s->data + 4));
+	p->net_none = 1;
+}
+
 void artifact_load(const char *path, struct policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -523,6 +549,7 @@ void artifact_load(const char *path, struct policy *p)
 	decode_env(p);
 	decode_landlock(p);
 	limits_decode(p);
+	decode_net(p);
 }
 
 /* For --doctor (tiers.c): does this polexec enforce a section type? */

@@ -19,7 +19,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,8 +64,8 @@ int boxns_userns_available(void)
 void boxns_want(int what)
 {
 	ns.want |= what;
-	/* Without root, a mount namespace needs a user namespace. */
-	if ((ns.want & BOXNS_MOUNT) && !boxns_is_root())
+	/* Without root, a mount or network namespace needs a user one. */
+	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET)) && !boxns_is_root())
 		ns.want |= BOXNS_USER;
 	ns.uid = geteuid();
 	ns.gid = getegid();
@@ -106,6 +109,31 @@ static void put_proc(const char *path, const char *text)
  * copies it file to file); another process of the caller's uid could, for
  * those microseconds, read what it can read in the caller's own shell.
  */
+/*
+ * A new network namespace holds one interface, lo, and it is down. Brought
+ * up, the box can talk to itself on 127.0.0.1 and nothing else: there is
+ * no other interface, hence no route; the host's loopback is another
+ * namespace's. Needs CAP_NET_ADMIN in the new namespace, which the child
+ * still has here (capabilities are dropped later).
+ */
+static void loopback_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die_with_error("child: net: socket(AF_INET)");
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, "lo", 3);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		die_with_error("child: net: SIOCGIFFLAGS lo");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		die_with_error("child: net: SIOCSIFFLAGS lo up");
+	if (close(fd) < 0)
+		die_with_error("child: net: close");
+}
+
 void boxns_child_enter(void)
 {
 	int flags = 0;
@@ -114,14 +142,15 @@ void boxns_child_enter(void)
 		flags |= CLONE_NEWUSER;
 	if (ns.want & BOXNS_MOUNT)
 		flags |= CLONE_NEWNS;
+	if (ns.want & BOXNS_NET)
+		flags |= CLONE_NEWNET;
 	if (!flags)
 		return;
 	if (unshare(flags) < 0)
 		die_with_error("child: unshare(%s%s%s)",
-			       flags & CLONE_NEWUSER ? "CLONE_NEWUSER" : "",
-			       flags == (CLONE_NEWUSER | CLONE_NEWNS) ? "|"
-								      : "",
-			       flags & CLONE_NEWNS ? "CLONE_NEWNS" : "");
+			       flags & CLONE_NEWUSER ? "USER " : "",
+			       flags & CLONE_NEWNS ? "MOUNT " : "",
+			       flags & CLONE_NEWNET ? "NET" : "");
 	if (flags & CLONE_NEWUSER) {
 		if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 			die_with_error("child: prctl(PR_SET_DUMPABLE, 1)");
@@ -131,6 +160,8 @@ void boxns_child_enter(void)
 		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 			die_with_error("child: prctl(PR_SET_DUMPABLE, 0)");
 	}
+	if (flags & CLONE_NEWNET)
+		loopback_up();
 	if ((flags & CLONE_NEWNS) &&
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_with_error("child: mount(/, MS_REC | MS_PRIVATE)");

@@ -148,7 +148,16 @@ static void decide_layers(const struct policy *p, struct record *r,
 	int l;
 
 	r->layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
-	r->layers[LAYER_NET].tier = TIER_OFF;
+	/* `net none`: the box's own namespace (boxns.c); otherwise the
+	 * host's network, which is not containment. */
+	r->layers[LAYER_NET].tier = p->net_none ? TIER_ENFORCED : TIER_OFF;
+	if (p->net_none) {
+		boxns_want(BOXNS_NET);
+		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
+			die("net: `net none` needs a network namespace, and "
+			    "this user may not create the user namespace that "
+			    "needs (see polexec --doctor)");
+	}
 	limits_plan(p, &r->layers[LAYER_LIMITS]);
 	r->layers[LAYER_ENV].tier = TIER_ENFORCED;
 	if (!require_enforced)

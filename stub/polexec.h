@@ -159,6 +159,8 @@ struct policy {
 	/* LANDLOCK: ll.present == 0 when the policy has no Landlock layer. */
 	struct ll_spec ll;
 	/* LIMITS (limits.c). */
+	/* NET: the box gets a network namespace of its own (`net none`). */
+	int net_none;
 	struct limits_spec limits;
 };
 
@@ -325,6 +327,7 @@ size_t secrets_record(char *buf, size_t len, int refused);
 enum boxns {
 	BOXNS_USER = 1,	 /* a user namespace mapping the caller to itself */
 	BOXNS_MOUNT = 2, /* a mount namespace with private mounts */
+	BOXNS_NET = 4,	 /* a network namespace: its own loopback only */
 };
 
 int boxns_is_root(void);

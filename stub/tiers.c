@@ -143,6 +143,28 @@ static int check_secrets(const struct policy *p)
 	return 1;
 }
 
+static int check_net(const struct policy *p)
+{
+	if (!p->net_none)
+		return 0;
+	if (boxns_is_root()) {
+		line("net none", "found",
+		     "a network namespace of the box's own (root)");
+		return 0;
+	}
+	if (boxns_userns_available()) {
+		line("net none", "found",
+		     "a user and a network namespace of the box's own");
+		return 0;
+	}
+	line("net none", "MISSING",
+	     "the box's own network namespace needs a user namespace, which "
+	     "this user may not create: set user.max_user_namespaces above "
+	     "0 (and kernel.unprivileged_userns_clone=1 where it exists), or "
+	     "run as root");
+	return 1;
+}
+
 int tiers_check_artifact(const char *path)
 {
 	static struct policy policy;
@@ -185,6 +207,7 @@ int tiers_check_artifact(const char *path)
 			missing += check_seccomp();
 		missing += limits_doctor(&policy);
 		missing += check_secrets(&policy);
+		missing += check_net(&policy);
 	}
 	if (missing)
 		printf("%d need%s missing: polexec would refuse or degrade "

@@ -493,6 +493,36 @@ t_child_failure_recorded_as_refusal() {
 			'"outcome":"exited"'
 }
 
+# net none: the host's loopback is another namespace's. A server the test
+# runs on the host's 127.0.0.1 is refused from the box (nothing listens on
+# the box's own loopback), reached from outside; the box's loopback is up
+# and its own server is reached; no interface but lo, no route.
+t_net_none_private_loopback() {
+	start_server serve-tcp 39121 5000 || return 1
+	s1=$SERVER
+	box --record "$T/rec.json" "$ART/net_none.polbin" -- \
+		"$BIN/llprobe" connect 39121
+	r1=$OUT
+	r2=$("$BIN/llprobe" connect 39121)
+	box "$ART/net_none.polbin" -- /bin/sh -c \
+		"'$BIN/llprobe' serve-tcp 39122 2000 & sleep 0.3;
+		 '$BIN/llprobe' connect 39122; wait"
+	r3=$OUT
+	box "$ART/net_none.polbin" -- /bin/sh -c \
+		'tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " ";
+		 tail -n +2 /proc/net/route | wc -l'
+	r4=$OUT
+	stop_servers $s1
+	expect "host loopback from the box" "$r1" \
+		"connect: errno=111 (Connection refused)" &&
+		expect "host loopback from outside" "$r2" "connect: ok" &&
+		expect_match "the box's own loopback" "$r3" "connect: ok" &&
+		expect "interfaces and routes in the box" "$r4" \
+			"$(printf 'lo\n0')" &&
+		expect_match "record" "$(cat "$T/rec.json")" \
+			'"net":\{"tier":"enforced"\}'
+}
+
 t_no_syscalls_block_records_seccomp_off() {
 	box --record "$T/rec.json" "$ART/nosyscalls.polbin" -- \
 		"$BIN/boxprobe" exit 3
@@ -1791,6 +1821,7 @@ t_unknown_critical_section_refused
 t_unimplemented_layers_refused
 t_hostile_sections_refused
 t_no_syscalls_block_records_seccomp_off
+t_net_none_private_loopback
 t_child_failure_recorded_as_refusal
 t_run_record
 t_example_hello
