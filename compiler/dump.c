@@ -206,26 +206,6 @@ static void ll_fs_names(FILE *out, uint64_t bits)
 	ll_names(out, bits, ll_fs, 16);
 }
 
-/* The group spelling of a rule's rights, as LANGUAGE.md defines them. */
-static const char *ll_group(uint64_t r)
-{
-	const uint64_t ro = IR_FS_READ_FILE | IR_FS_READ_DIR;
-	const uint64_t rw = ro | IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR |
-			    IR_FS_REMOVE_FILE | IR_FS_MAKE_DIR |
-			    IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | IR_FS_MAKE_FIFO |
-			    IR_FS_MAKE_SYM | IR_FS_REFER | IR_FS_TRUNCATE;
-
-	if (r == ro)
-		return "ro";
-	if (r == (ro | IR_FS_EXECUTE))
-		return "rx";
-	if (r == rw)
-		return "rw";
-	if (r == (rw | IR_FS_EXECUTE))
-		return "rwx";
-	return NULL;
-}
-
 /* The LANDLOCK section (format in artifact/sections.h). */
 static int dump_landlock(const struct polbin_section *s, FILE *out)
 {
@@ -280,7 +260,7 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 		put_clean(out, d + off, plen);
 		fputs(": ", out);
 		ll_fs_names(out, acc);
-		if ((g = ll_group(acc)))
+		if ((g = ir_fs_group_name(acc)))
 			fprintf(out, " [%s]", g);
 		if (flags & POLBIN_LL_F_OPTIONAL)
 			fputs(" (optional)", out);

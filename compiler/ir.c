@@ -507,6 +507,19 @@ int ir_is_path(const char *s)
 	return 1;
 }
 
+const char *ir_fs_group_name(uint64_t rights)
+{
+	if (rights == IR_FS_RO)
+		return "ro";
+	if (rights == IR_FS_RX)
+		return "rx";
+	if (rights == IR_FS_RW)
+		return "rw";
+	if (rights == IR_FS_RWX)
+		return "rwx";
+	return NULL;
+}
+
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len)
 {
 	const char *en;

@@ -111,6 +111,15 @@ enum ir_fs_right {
 };
 #define IR_FS_ALL 0xffffu
 
+/* The groups of the language (docs/LANGUAGE.md): devices are in none. */
+#define IR_FS_RO (IR_FS_READ_FILE | IR_FS_READ_DIR)
+#define IR_FS_RX (IR_FS_RO | IR_FS_EXECUTE)
+#define IR_FS_RW                                                               \
+	(IR_FS_RO | IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR | IR_FS_REMOVE_FILE |  \
+	 IR_FS_MAKE_DIR | IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | IR_FS_MAKE_FIFO | \
+	 IR_FS_MAKE_SYM | IR_FS_REFER | IR_FS_TRUNCATE)
+#define IR_FS_RWX (IR_FS_RW | IR_FS_EXECUTE)
+
 enum ir_fs_flag {
 	IR_FS_FOLLOW = 1u << 0,	  /* symlinks in the path may be followed */
 	IR_FS_OPTIONAL = 1u << 1, /* a missing path is skipped, not an error */
@@ -307,6 +316,9 @@ int ir_has_control(const char *s);   /* any byte < 0x20 or 0x7f */
 /* A normalized path: /, ~ or ${NAME} then "/component"..., no empty, "."
  * or ".." component, no trailing slash (but "/" itself), no control. */
 int ir_is_path(const char *s);
+
+/* "ro", "rx", "rw" or "rwx" when rights are exactly that group, else NULL. */
+const char *ir_fs_group_name(uint64_t rights);
 
 /* "allow", "errno(EPERM)", ... into buf; returns buf. */
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len);

@@ -56,26 +56,6 @@ static void put_word(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* The groups of compiler/sema_fs.c, when a rule is exactly one. */
-static const char *group_name(uint32_t r)
-{
-	const uint32_t ro = IR_FS_READ_FILE | IR_FS_READ_DIR;
-	const uint32_t rw = ro | IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR |
-			    IR_FS_REMOVE_FILE | IR_FS_MAKE_DIR |
-			    IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | IR_FS_MAKE_FIFO |
-			    IR_FS_MAKE_SYM | IR_FS_REFER | IR_FS_TRUNCATE;
-
-	if (r == ro)
-		return "ro";
-	if (r == (ro | IR_FS_EXECUTE))
-		return "rx";
-	if (r == rw)
-		return "rw";
-	if (r == (rw | IR_FS_EXECUTE))
-		return "rwx";
-	return NULL;
-}
-
 static void print_fs(const struct ir_policy *p, FILE *out)
 {
 	uint32_t i, j;
@@ -85,7 +65,7 @@ static void print_fs(const struct ir_policy *p, FILE *out)
 		const struct ir_fs_rule *r = &p->fs.rules[i];
 		const char *sep = "";
 
-		const char *group = group_name(r->rights);
+		const char *group = ir_fs_group_name(r->rights);
 
 		if (group) {
 			fprintf(out, "    %s ", group);

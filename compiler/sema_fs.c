@@ -28,13 +28,6 @@ static const struct {
     {"truncate", IR_FS_TRUNCATE},     {"ioctl_dev", IR_FS_IOCTL_DEV},
 };
 
-#define FS_RO (IR_FS_READ_FILE | IR_FS_READ_DIR)
-#define FS_RX (FS_RO | IR_FS_EXECUTE)
-#define FS_RW                                                                  \
-	(FS_RO | IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR | IR_FS_REMOVE_FILE |     \
-	 IR_FS_MAKE_DIR | IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | IR_FS_MAKE_FIFO | \
-	 IR_FS_MAKE_SYM | IR_FS_REFER | IR_FS_TRUNCATE)
-
 static const char *const fs_keys[] = {"ro", "rx", "rw", "rwx", "allow"};
 
 /*
@@ -188,13 +181,13 @@ static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 		return;
 	}
 	if (!strcmp(k->text, "ro"))
-		rights = FS_RO;
+		rights = IR_FS_RO;
 	else if (!strcmp(k->text, "rx"))
-		rights = FS_RX;
+		rights = IR_FS_RX;
 	else if (!strcmp(k->text, "rw"))
-		rights = FS_RW;
+		rights = IR_FS_RW;
 	else if (!strcmp(k->text, "rwx"))
-		rights = FS_RW | IR_FS_EXECUTE;
+		rights = IR_FS_RWX;
 	else if (!strcmp(k->text, "allow")) {
 		for (; i < st->nwords && strcmp(st->words[i].text, "on"); i++) {
 			if (fs_right(&st->words[i], &rights)) {

@@ -226,16 +226,7 @@ void limits_plan(const struct policy *p, struct layer_state *layer)
 	layer->tier = TIER_OFF;
 	if (!p->limits.present)
 		return;
-	if (is_set(POLBIN_LIM_MEMORY))
-		want |= CG_MEMORY;
-	if (is_set(POLBIN_LIM_PIDS))
-		want |= CG_PIDS;
-	if (want)
-		got = cg2_setup(want);
-	if ((want & ~got & CG_MEMORY) && cg1_setup(CG_MEMORY))
-		got |= CG_MEMORY;
-	if ((want & ~got & CG_PIDS) && cg1_setup(CG_PIDS))
-		got |= CG_PIDS;
+	got = cg_acquire(&want);
 	if (want & CG_MEMORY)
 		plan_memory(got);
 	if (want & CG_PIDS)

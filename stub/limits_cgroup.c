@@ -343,3 +343,26 @@ const char *cg_tier(uint32_t bit)
 			return L.cg[i].version == 2 ? "cgroup-v2" : "cgroup-v1";
 	return NULL;
 }
+
+/*
+ * The box's cgroups for the memory and pids limits L.spec sets: a v2
+ * cgroup where one is delegated, else v1 per controller. *want gets the
+ * controllers asked for; the result, those the box has.
+ */
+uint32_t cg_acquire(uint32_t *want)
+{
+	uint32_t got = 0;
+
+	*want = 0;
+	if (is_set(POLBIN_LIM_MEMORY))
+		*want |= CG_MEMORY;
+	if (is_set(POLBIN_LIM_PIDS))
+		*want |= CG_PIDS;
+	if (*want)
+		got = cg2_setup(*want);
+	if ((*want & ~got & CG_MEMORY) && cg1_setup(CG_MEMORY))
+		got |= CG_MEMORY;
+	if ((*want & ~got & CG_PIDS) && cg1_setup(CG_PIDS))
+		got |= CG_PIDS;
+	return got;
+}

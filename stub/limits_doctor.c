@@ -113,7 +113,7 @@ int limits_doctor(const struct policy *p)
 {
 	int require = !!(p->limits.flags & POLBIN_LIMITS_F_REQUIRE),
 	    missing = 0;
-	uint32_t want = 0, got = 0;
+	uint32_t want;
 	char line[2048];
 	int i;
 
@@ -122,16 +122,7 @@ int limits_doctor(const struct policy *p)
 		return 0;
 	}
 	L.spec = &p->limits;
-	if (is_set(POLBIN_LIM_MEMORY))
-		want |= CG_MEMORY;
-	if (is_set(POLBIN_LIM_PIDS))
-		want |= CG_PIDS;
-	if (want)
-		got = cg2_setup(want);
-	if ((want & ~got & CG_MEMORY) && cg1_setup(CG_MEMORY))
-		got |= CG_MEMORY;
-	if ((want & ~got & CG_PIDS) && cg1_setup(CG_PIDS))
-		got |= CG_PIDS;
+	(void)cg_acquire(&want); /* cg_tier() below reads what it got */
 	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
 		const char *status = "found", *tier;
 		char what[32];

@@ -105,6 +105,7 @@ int cg_selfpath(const char *ctrl, char *out, size_t len);
 
 uint32_t cg2_setup(uint32_t want);
 uint32_t cg1_setup(uint32_t bit);
+uint32_t cg_acquire(uint32_t *want);
 const char *cg_tier(uint32_t bit);
 void cg_signal(const struct cg *c, int sig);
 void cg_remove(struct cg *c);
