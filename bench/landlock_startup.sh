@@ -82,14 +82,10 @@ hyperfine -N --style basic --warmup 30 --runs "$RUNS" \
 	-n landlock50 "$POLEXEC $OUT/landlock50.polbin -- /bin/true" \
 	-n true "/bin/true" >"$OUT/hyperfine-landlock.txt"
 
-median() {
-	jq -r --arg n "$1" '.results[] | select(.command == $n) | .median' \
-		"$OUT/landlock_startup.json"
-}
+. "$HERE/lib.sh"
 
-peak_kib() {
-	/usr/bin/time -v "$@" 2>&1 >/dev/null |
-		sed -n 's/.*Maximum resident set size (kbytes): //p'
+median() {
+	hf_median "$OUT/landlock_startup.json" "$1"
 }
 
 interleaved() {

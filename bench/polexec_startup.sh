@@ -48,15 +48,10 @@ hyperfine -N --style basic --warmup 30 --runs "$RUNS" \
 	-n bwrap "bwrap --ro-bind / / /bin/true" \
 	-n exec-floor "$POLEXEC --version" >"$OUT/hyperfine.txt"
 
-median() {
-	jq -r --arg n "$1" \
-		'.results[] | select(.command == $n) | .median' \
-		"$OUT/polexec_startup.json"
-}
+. "$HERE/lib.sh"
 
-peak_kib() {
-	/usr/bin/time -v "$@" 2>&1 >/dev/null |
-		sed -n 's/.*Maximum resident set size (kbytes): //p'
+median() {
+	hf_median "$OUT/polexec_startup.json" "$1"
 }
 
 # The same commands, interleaved round by round, timed with a monotonic

@@ -173,6 +173,32 @@ static struct val _input(struct bpf_sym *s, Z3_ast t)
 	return (struct val){0, 0, t};
 }
 
+/* One load or store instruction (bpf_check() vetted its operands). */
+void bsym_load_store(struct bpf_sym *s, struct st *st,
+		     const struct sock_filter *f)
+{
+	struct val v;
+
+	if (BPF_CLASS(f->code) == BPF_ST || BPF_CLASS(f->code) == BPF_STX) {
+		st->mem[f->k] = BPF_CLASS(f->code) == BPF_ST ? st->a : st->x;
+		return;
+	}
+	if (BPF_MODE(f->code) == BPF_ABS) {
+		v = bsym_load(s, f->k);
+		st->loaded |= (uint16_t)(1u << (f->k / 4));
+	} else if (BPF_MODE(f->code) == BPF_LEN) {
+		v = bsym_const(sizeof(struct seccomp_data));
+	} else if (BPF_MODE(f->code) == BPF_IMM) {
+		v = bsym_const(f->k);
+	} else {
+		v = st->mem[f->k];
+	}
+	if (BPF_CLASS(f->code) == BPF_LD)
+		st->a = v;
+	else
+		st->x = v;
+}
+
 struct val bsym_load(struct bpf_sym *s, uint32_t off)
 {
 	Z3_ast wide;
@@ -454,7 +480,6 @@ static int _run(struct bpf_sym *s, struct st st, size_t pc)
 		const struct sock_filter *f = &s->prog[pc];
 		struct val src =
 		    BPF_SRC(f->code) == BPF_X ? st.x : bsym_const(f->k);
-		struct val v;
 		Z3_ast cond = NULL;
 		int c, r;
 
@@ -464,25 +489,9 @@ static int _run(struct bpf_sym *s, struct st st, size_t pc)
 			return _leaf(s, &st, f);
 		case BPF_LD:
 		case BPF_LDX:
-			if (BPF_MODE(f->code) == BPF_ABS) {
-				v = bsym_load(s, f->k);
-				st.loaded |= (uint16_t)(1u << (f->k / 4));
-			} else if (BPF_MODE(f->code) == BPF_LEN) {
-				v = bsym_const(sizeof(struct seccomp_data));
-			} else if (BPF_MODE(f->code) == BPF_IMM) {
-				v = bsym_const(f->k);
-			} else {
-				v = st.mem[f->k];
-			}
-			if (BPF_CLASS(f->code) == BPF_LD)
-				st.a = v;
-			else
-				st.x = v;
-			break;
 		case BPF_ST:
 		case BPF_STX:
-			st.mem[f->k] =
-			    BPF_CLASS(f->code) == BPF_ST ? st.a : st.x;
+			bsym_load_store(s, &st, f);
 			break;
 		case BPF_ALU:
 			if (_alu_guard(s, &st, BPF_OP(f->code), src, pc, &r))

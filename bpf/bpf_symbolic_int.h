@@ -45,6 +45,8 @@ Z3_ast bsym_term(struct bpf_sym *s, struct val v);
 struct val bsym_const(uint32_t c);
 /* The word of seccomp_data at off, with s->cur_nr and s->cur_arch. */
 struct val bsym_load(struct bpf_sym *s, uint32_t off);
+void bsym_load_store(struct bpf_sym *s, struct st *st,
+		     const struct sock_filter *f);
 /* Is cond satisfiable with what the solver holds? BPF_SYM_*. */
 int bsym_check(struct bpf_sym *s, Z3_ast cond);
 Z3_ast bsym_alu_term(struct bpf_sym *s, unsigned int op, Z3_ast a, Z3_ast b);

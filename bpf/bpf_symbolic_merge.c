@@ -116,7 +116,6 @@ static int _step(struct merge *m, size_t pc)
 	struct st st = nd->st;
 	Z3_ast g = nd->guard, cond = NULL;
 	struct val src = BPF_SRC(f->code) == BPF_X ? st.x : bsym_const(f->k);
-	struct val v;
 	int c;
 
 	switch (BPF_CLASS(f->code)) {
@@ -126,24 +125,9 @@ static int _step(struct merge *m, size_t pc)
 		return 0;
 	case BPF_LD:
 	case BPF_LDX:
-		if (BPF_MODE(f->code) == BPF_ABS) {
-			v = bsym_load(s, f->k);
-			st.loaded |= (uint16_t)(1u << (f->k / 4));
-		} else if (BPF_MODE(f->code) == BPF_LEN) {
-			v = bsym_const(sizeof(struct seccomp_data));
-		} else if (BPF_MODE(f->code) == BPF_IMM) {
-			v = bsym_const(f->k);
-		} else {
-			v = st.mem[f->k];
-		}
-		if (BPF_CLASS(f->code) == BPF_LD)
-			st.a = v;
-		else
-			st.x = v;
-		break;
 	case BPF_ST:
 	case BPF_STX:
-		st.mem[f->k] = BPF_CLASS(f->code) == BPF_ST ? st.a : st.x;
+		bsym_load_store(s, &st, f);
 		break;
 	case BPF_ALU:
 		if (BPF_OP(f->code) == BPF_DIV && src.k && !src.c) {
