@@ -75,17 +75,85 @@ enum polbin_meta_key {
 #define POLBIN_SECCOMP_MAX_INSNS 4096
 
 /*
- * NET (POLBIN_SEC_NET, critical): { u32 version, u32 mode }, 8 bytes.
- * version POLBIN_NET_VERSION; mode POLBIN_NET_NONE: the box gets a network
- * namespace of its own holding only its own loopback (and a user namespace
- * when the caller is not root). Other modes (filtered egress, host loopback
- * ports) are not compiled yet: polc marks them unenforced instead.
+ * NET (POLBIN_SEC_NET, critical), little-endian, version 2. The box gets a
+ * network namespace of its own whatever the mode, and a user namespace when
+ * the caller is not root or when pasta runs (pasta joins the pair):
+ *
+ *   u32 version     POLBIN_NET_VERSION
+ *   u32 mode        POLBIN_NET_NONE: loopback only; POLBIN_NET_FILTERED:
+ *                   pasta connects the namespace (--config-net) and the nft
+ *                   table below filters what leaves it
+ *   u32 nloopback   host loopback TCP port ranges (pasta -T), at most
+ *                   POLBIN_NET_MAX_LOOPBACK
+ *   u32 nruntime    runtime allow entries (names, ${VAR}), at most
+ *                   POLBIN_NET_MAX_RUNTIME
+ *   u32 reserved    0
+ *   u32 reserved    0
+ *   loopback[nloopback]  { u16 lo, u16 hi }: 1 <= lo <= hi, sorted,
+ *                   disjoint and not adjacent. In mode NONE, pasta runs
+ *                   only when this list is not empty, without --config-net:
+ *                   the box still has no route, only these ports spliced
+ *                   from its 127.0.0.1 / ::1 to the host's.
+ *   runtime[nruntime] { u8 kind, u8 proto, u16 port_lo, u16 port_hi,
+ *                   u16 name_len, name[name_len], zero padding to a
+ *                   multiple of 4 }: kind POLBIN_NET_RT_NAME (a host name,
+ *                   resolved once by polexec at start) or POLBIN_NET_RT_VAR
+ *                   (`${NAME}`, bound at start to one IP address or a host
+ *                   name); proto 6 (tcp) or 17 (udp); port_lo <= port_hi.
+ *                   Entry i's addresses go into the sets rt4_<i> and rt6_<i>
+ *                   (hash sets, type ipv4_addr / ipv6_addr, no interval
+ *                   flag: one element per address), which the table
+ *                   declares empty; its rules are in the table too.
+ *   nothing after.
+ *
+ * NFT (POLBIN_SEC_NFT, critical), present iff the NET mode is FILTERED, at
+ * most POLBIN_NET_MAX_NFT bytes: nfnetlink messages of subsystem
+ *                   NFNL_SUBSYS_NFTABLES (NEWTABLE, NEWCHAIN, NEWSET, NEWSETELEM, NEWRULE), each
+ *                   NLMSG_ALIGNed, nlmsg_seq 0, nlmsg_pid 0, flags
+ *                   NLM_F_REQUEST | NLM_F_CREATE (| NLM_F_APPEND for rules),
+ *                   without batch begin/end: polexec wraps them in one batch
+ *                   with its own sequence numbers, NLM_F_ACK on each, and
+ *                   appends the NEWSETELEM messages of the runtime sets.
+ *
+ * The table, family inet, named POLBIN_NFT_TABLE ("polc"):
+ *   sets  allow4, allow6, deny4, deny6: type ADDR . inet_proto .
+ *         inet_service, flags interval (concatenated ranges, key and key
+ *         end), disjoint elements; key layout: addr (4 or 16 bytes),
+ *         proto (1 byte + 3 zero), port (2 bytes big-endian + 2 zero),
+ *         12 or 24 bytes.
+ *         rt4_<i>, rt6_<i>: type ipv4_addr / ipv6_addr, no flags (a hash
+ *         set; one element per address, the key the address alone).
+ *         blocked4, blocked6: same key layout as allow4/6, flags dynamic,
+ *         size POLBIN_NFT_BLOCKED_SIZE: the evidence set, filled by the
+ *         kernel, read by polexec after the box exits.
+ *   chain output: hook output, priority 0, policy drop:
+ *         oif 1 (lo) accept; ct state established,related accept;
+ *         icmpv6 neighbour/router solicitation and neighbour advert accept
+ *         (to pasta, which answers them itself); ADDR . l4proto . th dport
+ *         @deny4/@deny6 goto blocked; @allow4/@allow6 accept; for each
+ *         runtime entry i: daddr @rt4_<i> / @rt6_<i>, l4proto, dport range,
+ *         accept; goto blocked.
+ *   chain blocked: tcp or udp: add daddr . l4proto . th dport to
+ *         @blocked4/@blocked6; drop.
  */
-#define POLBIN_NET_VERSION 1
-#define POLBIN_NET_LEN	   8
+#define POLBIN_NET_VERSION	 2
+#define POLBIN_NET_HEADER_LEN	 24
+#define POLBIN_NET_MAX_LOOPBACK	 64
+#define POLBIN_NET_MAX_RUNTIME	 256
+#define POLBIN_NET_MAX_NFT	 (4u << 20)
+#define POLBIN_NFT_TABLE	 "polc"
+#define POLBIN_NFT_BLOCKED_SIZE	 1024
+#define POLBIN_NFT_KEY4_LEN	 12
+#define POLBIN_NFT_KEY6_LEN	 24
 
 enum polbin_net_mode {
 	POLBIN_NET_NONE = 0,
+	POLBIN_NET_FILTERED = 1,
+};
+
+enum polbin_net_rt_kind {
+	POLBIN_NET_RT_NAME = 1,
+	POLBIN_NET_RT_VAR = 2,
 };
 
 #define POLBIN_LL_VERSION     1

@@ -87,14 +87,15 @@ static int net_none_only(const struct ir_policy *p)
 
 static int net_section(struct compiled *c)
 {
-	uint8_t *d = calloc(1, POLBIN_NET_LEN);
+	uint8_t *d = calloc(1, POLBIN_NET_HEADER_LEN);
 
 	if (!d)
 		return -1;
-	/* u32 version, u32 mode, little-endian */
+	/* u32 version, u32 mode, u32 nloopback, u32 nruntime, 2 x u32 0 */
 	d[0] = POLBIN_NET_VERSION;
 	d[4] = POLBIN_NET_NONE;
-	return add(c, POLBIN_SEC_NET, POLBIN_F_CRITICAL, d, POLBIN_NET_LEN);
+	return add(c, POLBIN_SEC_NET, POLBIN_F_CRITICAL, d,
+		   POLBIN_NET_HEADER_LEN);
 }
 
 /*

@@ -302,9 +302,10 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 
 static int dump_net(const struct polbin_section *s, FILE *out)
 {
-	if (s->len != POLBIN_NET_LEN ||
+	if (s->len != POLBIN_NET_HEADER_LEN ||
 	    polbin_le32(s->data) != POLBIN_NET_VERSION ||
-	    polbin_le32(s->data + 4) != POLBIN_NET_NONE)
+	    polbin_le32(s->data + 4) != POLBIN_NET_NONE ||
+	    polbin_le32(s->data + 8) || polbin_le32(s->data + 12))
 		return -1;
 	fputs("  mode none: a network namespace of the box's own, loopback "
 	      "only\n",

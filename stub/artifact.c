@@ -527,9 +527,9 @@ static void decode_net(struct policy *p)
 		return;
 	if (!(s->flags & POLBIN_F_CRITICAL))
 		die("artifact: net: section is not marked critical");
-	if (s->len != POLBIN_NET_LEN)
+	if (s->len != POLBIN_NET_HEADER_LEN)
 		die("artifact: net: %u bytes, expected %d", s->len,
-		    POLBIN_NET_LEN);
+		    POLBIN_NET_HEADER_LEN);
 	if (polbin_le32(s->data) != POLBIN_NET_VERSION)
 		die("artifact: net: version %u, this polexec knows %d",
 		    polbin_le32(s->data), POLBIN_NET_VERSION);
