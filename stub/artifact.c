@@ -29,7 +29,8 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_ENV,
     POLBIN_SEC_LANDLOCK,
     POLBIN_SEC_LIMITS, /* limits.c */
-    POLBIN_SEC_NET,    /* `net none`: a namespace of the box's own */
+    POLBIN_SEC_NET,    /* net.c: the box's network namespace */
+    POLBIN_SEC_NFT,    /* net.c, nfnl.c: its egress table */
     POLBIN_SEC_IR,     /* read by polc dump and the prover, not by polexec */
     0,
 };
@@ -514,29 +515,130 @@ static void decode_landlock(struct policy *p)
 	l->present = 1;
 }
 
+/* A runtime entry's name: a host name, or ${NAME} (util.c's checks). */
+static int valid_rt_name(uint8_t kind, const char *n, size_t len)
+{
+	if (kind == POLBIN_NET_RT_NAME)
+		return valid_hostname(n, len);
+	return len > 3 && n[0] == '$' && n[1] == '{' && n[len - 1] == '}' &&
+	       valid_identifier(n + 2, len - 3);
+}
+
+static size_t decode_net_rt(struct policy *p, const uint8_t *d, size_t len,
+			    size_t off)
+{
+	struct net_spec *ns = &p->net;
+	uint32_t i;
+
+	ns->rt = xcalloc(ns->nruntime ? ns->nruntime : 1, sizeof(*ns->rt));
+	for (i = 0; i < ns->nruntime; i++) {
+		struct net_rt *rt = &ns->rt[i];
+		uint16_t nlen;
+
+		if (len - off < 8)
+			die("artifact: net: runtime entry %u truncated", i);
+		rt->kind = d[off];
+		rt->proto = d[off + 1];
+		rt->lo = polbin_le16(d + off + 2);
+		rt->hi = polbin_le16(d + off + 4);
+		nlen = polbin_le16(d + off + 6);
+		off += 8;
+		if ((rt->kind != POLBIN_NET_RT_NAME &&
+		     rt->kind != POLBIN_NET_RT_VAR) ||
+		    (rt->proto != 6 && rt->proto != 17) || rt->lo > rt->hi)
+			die("artifact: net: runtime entry %u is malformed", i);
+		if (nlen == 0 || nlen > len - off ||
+		    (size_t)((nlen + 3u) & ~3u) > len - off ||
+		    !valid_rt_name(rt->kind, (const char *)d + off, nlen))
+			die("artifact: net: runtime entry %u: bad name", i);
+		rt->name = xstrndup((const char *)d + off, nlen);
+		for (off += nlen; off % 4; off++)
+			if (d[off])
+				die("artifact: net: runtime entry %u: "
+				    "padding is not zero",
+				    i);
+	}
+	return off;
+}
+
 /*
- * Phase 3e: NET. After it, p->net_none says whether the box gets a network
- * namespace of its own with loopback only; any other mode is refused, as
- * this polexec does not enforce it.
+ * Phase 3e: NET and NFT. After it, p->net says whether the box gets a
+ * network namespace of its own, which host loopback ports pasta splices
+ * into it, which entries polexec binds at start, and (filtered) the
+ * table's messages, framing checked.
  */
 static void decode_net(struct policy *p)
 {
 	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_NET);
+	const struct polbin_section *t = polbin_find(&p->pb, POLBIN_SEC_NFT);
+	struct net_spec *ns = &p->net;
+	const uint8_t *d;
+	size_t off;
+	uint32_t i;
+	char why[160];
 
-	if (!s)
+	if (!s) {
+		if (t)
+			die("artifact: nft: an NFT section without NET");
 		return;
+	}
 	if (!(s->flags & POLBIN_F_CRITICAL))
 		die("artifact: net: section is not marked critical");
-	if (s->len != POLBIN_NET_HEADER_LEN)
-		die("artifact: net: %u bytes, expected %d", s->len,
+	d = s->data;
+	if (s->len < POLBIN_NET_HEADER_LEN)
+		die("artifact: net: %u bytes, expected at least %d", s->len,
 		    POLBIN_NET_HEADER_LEN);
-	if (polbin_le32(s->data) != POLBIN_NET_VERSION)
+	if (polbin_le32(d) != POLBIN_NET_VERSION)
 		die("artifact: net: version %u, this polexec knows %d",
-		    polbin_le32(s->data), POLBIN_NET_VERSION);
-	if (polbin_le32(s->data + 4) != POLBIN_NET_NONE)
-		die("artifact: net: mode %u is not enforced by this polexec",
-		    polbin_le32(s->data + 4));
-	p->net_none = 1;
+		    polbin_le32(d), POLBIN_NET_VERSION);
+	ns->mode = polbin_le32(d + 4);
+	ns->nloopback = polbin_le32(d + 8);
+	ns->nruntime = polbin_le32(d + 12);
+	if (ns->mode != POLBIN_NET_NONE && ns->mode != POLBIN_NET_FILTERED)
+		die("artifact: net: mode %u is not known to this polexec",
+		    ns->mode);
+	if (ns->nloopback > POLBIN_NET_MAX_LOOPBACK ||
+	    ns->nruntime > POLBIN_NET_MAX_RUNTIME || polbin_le32(d + 16) ||
+	    polbin_le32(d + 20))
+		die("artifact: net: header out of range");
+	if (ns->mode == POLBIN_NET_NONE && ns->nruntime)
+		die("artifact: net: runtime entries in mode none");
+	off = POLBIN_NET_HEADER_LEN;
+	if ((s->len - off) / 4 < ns->nloopback)
+		die("artifact: net: loopback ports truncated");
+	for (i = 0; i < ns->nloopback; i++, off += 4) {
+		uint16_t lo = polbin_le16(d + off),
+			 hi = polbin_le16(d + off + 2);
+
+		if (lo == 0 || lo > hi ||
+		    (i && lo <= (uint32_t)ns->loopback[i - 1][1] + 1))
+			die("artifact: net: loopback ports not sorted, "
+			    "disjoint ranges");
+		ns->loopback[i][0] = lo;
+		ns->loopback[i][1] = hi;
+	}
+	off = decode_net_rt(p, d, s->len, off);
+	if (off != s->len)
+		die("artifact: net: %zu bytes after the entries",
+		    (size_t)s->len - off);
+	if ((ns->mode == POLBIN_NET_FILTERED) != (t != NULL))
+		die("artifact: nft: %s", t ? "an NFT section outside mode "
+					     "filtered"
+					   : "mode filtered without its NFT "
+					     "section");
+	if (t) {
+		if (!(t->flags & POLBIN_F_CRITICAL))
+			die("artifact: nft: section is not marked critical");
+		if (t->len > POLBIN_NET_MAX_NFT)
+			die("artifact: nft: %u bytes, at most %u", t->len,
+			    POLBIN_NET_MAX_NFT);
+		if (nfnl_validate(t->data, t->len, &ns->nft_msgs, why,
+				  sizeof(why)))
+			die("artifact: nft: %s", why);
+		ns->nft = t->data;
+		ns->nft_len = t->len;
+	}
+	ns->present = 1;
 }
 
 void artifact_load(const char *path, struct policy *p)

@@ -30,6 +30,7 @@
 static struct {
 	int want; /* BOXNS_* */
 	int probed, userns_ok;
+	int premade, userfd, netfd; /* a pair made by net.c's helper */
 	uid_t uid;
 	gid_t gid;
 	char uid_map[64], gid_map[64];
@@ -134,15 +135,46 @@ static void loopback_up(void)
 		die_with_error("child: net: close");
 }
 
+static void enter(int want);
+
+void boxns_premade(int userfd, int netfd)
+{
+	ns.userfd = userfd;
+	ns.netfd = netfd;
+	ns.premade = 1;
+}
+
+/* net.c's helper: the user and network namespaces alone, lo up. */
+void boxns_helper_enter(void)
+{
+	enter(ns.want & (BOXNS_USER | BOXNS_NET));
+}
+
 void boxns_child_enter(void)
+{
+	int want = ns.want;
+
+	if (ns.premade) {
+		/* Joined in this order: the user namespace first, which gives
+		 * the capability to join the network one it owns. */
+		if (ns.userfd >= 0 && setns(ns.userfd, CLONE_NEWUSER) < 0)
+			die_with_error("child: setns(user)");
+		if (setns(ns.netfd, CLONE_NEWNET) < 0)
+			die_with_error("child: setns(net)");
+		want &= ~(BOXNS_USER | BOXNS_NET);
+	}
+	enter(want);
+}
+
+static void enter(int want)
 {
 	int flags = 0;
 
-	if (ns.want & BOXNS_USER)
+	if (want & BOXNS_USER)
 		flags |= CLONE_NEWUSER;
-	if (ns.want & BOXNS_MOUNT)
+	if (want & BOXNS_MOUNT)
 		flags |= CLONE_NEWNS;
-	if (ns.want & BOXNS_NET)
+	if (want & BOXNS_NET)
 		flags |= CLONE_NEWNET;
 	if (!flags)
 		return;

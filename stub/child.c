@@ -8,7 +8,8 @@
  *   parent-death signal  the box does not outlive polexec
  *   signals reset        no inherited ignored signal or blocked mask
  *   cgroups joined       the box's own (limits.c), before it starts more
- *   namespaces entered   user and mount, when asked for (boxns.c)
+ *   namespaces entered   user, network and mount, when asked for
+ *                        (boxns.c); the pinned hosts file (net.c)
  *   secrets written      on a private tmpfs (secrets.c)
  *   command lookup       in the box's PATH, before anything is locked down
  *   capabilities dropped all of them, so a root caller's box is not root
@@ -285,6 +286,7 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 	reset_signals();
 	limits_child_join(); /* limits_rlimit.c: the box's cgroups, first */
 	boxns_child_enter(); /* boxns.c: its user and mount namespaces */
+	net_child_mounts();  /* net.c: its own hosts file, no resolver */
 	secrets_child();     /* secrets.c: secret files on a private tmpfs */
 	secrets_child_allow(ll); /* and Landlock lets the box read them */
 	path = lookup(argv[0], envp, found, sizeof(found));

@@ -14,6 +14,9 @@
  *                    (limits: tiers chosen, the box's cgroups created)
  *   env_build        the box's environment, variables bound (env.c)
  *   secrets_prepare  secrets' sources opened and checked (secrets.c)
+ *   net_prepare      names resolved and pinned, the egress batch built
+ *   net_start        the box's network namespace pair, its nft table and
+ *                    pasta, when the policy needs them (net.c)
  *   run              clone; the child narrows and execs (child.c); the
  *                    parent forwards signals, waits and returns the status
  *
@@ -64,6 +67,7 @@ static struct record record = {.fd = -1};
 static void refusal_hook(const char *msg)
 {
 	limits_abort(); /* limits_run.c: no cgroup left behind */
+	net_abort();	/* net.c: no pasta left behind */
 	record_refused(&record, msg);
 }
 
@@ -136,11 +140,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 /*
  * After it: each layer has its tier. This polexec enforces seccomp (when
  * the policy has a syscalls block), Landlock (its tier set by
- * landlock_prepare), the environment and limits (limits.c picks each
- * limit's tier and creates the box's cgroups here); nft sections were
- * refused by artifact_load, so net is off here (`net host` shares the
- * host's network: off). With --require-enforced, a degraded layer is a
- * refusal.
+ * landlock_prepare), the network (net.c: `net none` and `net filtered`
+ * are enforced or refused, never degraded; `net host` or no net section
+ * shares the host's network: off), the environment and limits (limits.c
+ * picks each limit's tier and creates the box's cgroups here). With
+ * --require-enforced, a degraded layer is a refusal.
  */
 static void decide_layers(const struct policy *p, struct record *r,
 			  int require_enforced)
@@ -148,16 +152,10 @@ static void decide_layers(const struct policy *p, struct record *r,
 	int l;
 
 	r->layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
-	/* `net none`: the box's own namespace (boxns.c); otherwise the
-	 * host's network, which is not containment. */
-	r->layers[LAYER_NET].tier = p->net_none ? TIER_ENFORCED : TIER_OFF;
-	if (p->net_none) {
-		boxns_want(BOXNS_NET);
-		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
-			die("net: `net none` needs a network namespace, and "
-			    "this user may not create the user namespace that "
-			    "needs (see polexec --doctor)");
-	}
+	/* net.c: the box's own network namespace, and pasta with the
+	 * egress table where the policy needs them; no NET section: the
+	 * host's network, which is not containment (off). */
+	net_plan(p, &r->layers[LAYER_NET]);
 	limits_plan(p, &r->layers[LAYER_LIMITS]);
 	r->layers[LAYER_ENV].tier = TIER_ENFORCED;
 	if (!require_enforced)
@@ -310,6 +308,7 @@ static int run(const struct policy *p, const struct ll_run *ll, char **envp,
 		die_with_error("run: sigprocmask(SIG_UNBLOCK)");
 	}
 	status = wait_box(pid, &set);
+	net_finish();	    /* net.c: the blocked destinations; pasta stopped */
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	if (WIFSIGNALED(status))
 		code = 128 + WTERMSIG(status);
@@ -355,5 +354,7 @@ int main(int argc, char **argv)
 	decide_layers(&policy, &record, a.require_enforced);
 	envp = env_build(&policy, &a.vars);
 	secrets_prepare(&policy, &a.vars); /* secrets.c */
+	net_prepare(&policy, &a.vars);	   /* net.c: names pinned */
+	net_start();			   /* net.c: namespaces, table, pasta */
 	return run(&policy, &ll, envp, a.argv);
 }

@@ -45,17 +45,19 @@
 #define POLEXEC_EXIT_NOTFOUND 127
 
 /* Hard limits on hostile input, named so that refusals can cite them. */
-#define POLEXEC_MAX_ENV	     256	 /* entries in the ENV section */
-#define POLEXEC_MAX_STR	     4096	 /* one name, value or dest */
-#define POLEXEC_MAX_META     1024	 /* one META string */
-#define POLEXEC_MAX_VARS     256	 /* --var options */
-#define POLEXEC_MAX_VALUE    (128 << 10) /* one bound env value */
-#define POLEXEC_MAX_ENV_SIZE (1 << 20)	 /* all of the box's env strings */
-#define POLEXEC_MAX_LL_FS    1024	 /* Landlock path rules */
-#define POLEXEC_MAX_LL_PORTS 1024	 /* Landlock port rules, per access */
-#define POLEXEC_MAX_LL_WARN  16		 /* warnings kept for the record */
-#define POLEXEC_MAX_SECRET   (1 << 20)	 /* one secret's source file */
-#define POLEXEC_MAX_SECRETS  (4 << 20)	 /* all secrets together */
+#define POLEXEC_MAX_ENV	      256	  /* entries in the ENV section */
+#define POLEXEC_MAX_STR	      4096	  /* one name, value or dest */
+#define POLEXEC_MAX_META      1024	  /* one META string */
+#define POLEXEC_MAX_VARS      256	  /* --var options */
+#define POLEXEC_MAX_VALUE     (128 << 10) /* one bound env value */
+#define POLEXEC_MAX_ENV_SIZE  (1 << 20)	  /* all of the box's env strings */
+#define POLEXEC_MAX_LL_FS     1024	  /* Landlock path rules */
+#define POLEXEC_MAX_LL_PORTS  1024	  /* Landlock port rules, per access */
+#define POLEXEC_MAX_LL_WARN   16	  /* warnings kept for the record */
+#define POLEXEC_MAX_SECRET    (1 << 20)	  /* one secret's source file */
+#define POLEXEC_MAX_SECRETS   (4 << 20)	  /* all secrets together */
+#define POLEXEC_MAX_NET_ADDRS 64	  /* addresses pinned per net entry */
+#define POLEXEC_MAX_NFT_MSGS  65536	  /* messages in the NFT section */
 
 /* --- util.c: the die() family (bubblewrap style) and helpers --- */
 
@@ -80,6 +82,9 @@ char *xstrndup(const char *s, size_t n);
 
 /* [A-Za-z_][A-Za-z0-9_]*, at most POLEXEC_MAX_STR bytes. */
 int valid_identifier(const char *s, size_t len);
+
+/* A host name as polc's sema accepts one: labels of [a-z0-9-], dots. */
+int valid_hostname(const char *s, size_t len);
 
 /* Replaces control characters (and DEL) with '?', in place. */
 void strip_controls(char *s);
@@ -134,6 +139,26 @@ struct limits_spec {
 	uint64_t value[POLBIN_LIM_COUNT];
 };
 
+/* One runtime allow entry of the NET section: a name or a ${VAR}. */
+struct net_rt {
+	uint8_t kind;  /* POLBIN_NET_RT_* */
+	uint8_t proto; /* 6 or 17 */
+	uint16_t lo, hi;
+	char *name; /* a host name, or "${NAME}" */
+};
+
+/* The NET and NFT sections, validated. present == 0: the host's network. */
+struct net_spec {
+	int present;
+	uint32_t mode; /* POLBIN_NET_NONE or POLBIN_NET_FILTERED */
+	uint32_t nloopback, nruntime;
+	uint16_t loopback[POLBIN_NET_MAX_LOOPBACK][2];
+	struct net_rt *rt;
+	const uint8_t *nft; /* FILTERED: the messages, inside buf */
+	size_t nft_len;
+	uint32_t nft_msgs;
+};
+
 /* The artifact, decoded. Every field was validated before it was stored. */
 struct policy {
 	uint8_t *buf; /* the whole file */
@@ -159,8 +184,8 @@ struct policy {
 	/* LANDLOCK: ll.present == 0 when the policy has no Landlock layer. */
 	struct ll_spec ll;
 	/* LIMITS (limits.c). */
-	/* NET: the box gets a network namespace of its own (`net none`). */
-	int net_none;
+	/* NET, NFT: net.present == 0 when the box shares the host's network. */
+	struct net_spec net;
 	struct limits_spec limits;
 };
 
@@ -337,6 +362,10 @@ void boxns_want(int what);
 int boxns_wanted(int what);
 /* Child, after its cgroups: enters what was asked for. */
 void boxns_child_enter(void);
+/* net.c: the user and network namespaces are made already (by the helper,
+ * through boxns_helper_enter); the child joins them instead. */
+void boxns_premade(int userfd, int netfd);
+void boxns_helper_enter(void);
 /* Parent, right after the clone: polexec non-dumpable again. */
 void boxns_after_clone(void);
 
@@ -350,6 +379,51 @@ int limits_probe_rlimits(char *d, size_t len);
  * the number of limits missing what the policy requires.
  */
 int limits_doctor(const struct policy *p);
+
+/* --- net.c, pasta.c, nfnl.c: the box's network --- */
+
+/* The first pasta binary found, or NULL. */
+const char *net_pasta_path(void);
+/* Parent, deciding layers: the net tier; namespaces asked for. */
+void net_plan(const struct policy *p, struct layer_state *l);
+/* Parent: names resolved and pinned, variables bound, the batch built. */
+void net_prepare(const struct policy *p, const struct vars *vars);
+/* Parent, before the clone: the namespace pair, its table, pasta. */
+void net_start(void);
+/* Child, in its mount namespace: the box's hosts file and resolv.conf. */
+void net_child_mounts(void);
+/* Parent, after the box ended: evidence read, pasta stopped. */
+void net_finish(void);
+/* Every way out: pasta stopped. */
+void net_abort(void);
+/* The net layer's record fields (",\"mode\":..."); never NULL. */
+const char *net_record(int refused);
+
+pid_t pasta_start(const char *path, const struct net_spec *s, int userfd,
+		  int netfd);
+void pasta_stop(pid_t pid);
+
+/* nfnl.c: one nf_tables transaction, built in the parent. */
+struct nfnl_batch {
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t seq, first_seq, last_seq;
+};
+
+/* The NFT section's framing (artifact/sections.h); 0 or -1 with why. */
+int nfnl_validate(const uint8_t *b, size_t len, uint32_t *nmsgs, char *why,
+		  size_t whylen);
+void nfnl_batch_begin(struct nfnl_batch *b);
+void nfnl_batch_add_static(struct nfnl_batch *b, const uint8_t *msgs,
+			   size_t len);
+void nfnl_batch_add_elems(struct nfnl_batch *b, const char *set,
+			  const uint8_t *keys, size_t keylen, uint32_t n);
+void nfnl_batch_end(struct nfnl_batch *b);
+/* In the helper: sends, reads every ack; dies naming a refused message. */
+void nfnl_batch_send(int fd, const struct nfnl_batch *b);
+/* Each element's key of SET goes to fn; 0, or -1 with errno. */
+int nfnl_dump_set(int fd, const char *set, size_t keylen,
+		  void (*fn)(const uint8_t *key, void *arg), void *arg);
 
 /* --- tiers.c: --doctor beyond the kernel features --- */
 

@@ -273,6 +273,8 @@ static void put_layers(struct out *o, const struct record *r, int refused)
 		} else {
 			put(o, "\"off\"");
 		}
+		if (l == LAYER_NET)
+			put(o, "%s", net_record(refused));
 		if (l == LAYER_LANDLOCK && s.tier != TIER_OFF && r->ll &&
 		    r->policy)
 			put_landlock(o, &r->policy->ll, r->ll);

@@ -9,6 +9,7 @@ POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
                 stub/limits.c stub/limits_cgfs.c stub/limits_cgroup.c \
                 stub/limits_rlimit.c stub/limits_run.c stub/limits_record.c \
                 stub/limits_doctor.c stub/secrets.c stub/boxns.c stub/tiers.c \
+                stub/net.c stub/pasta.c stub/nfnl.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := stub/polexec.h stub/limits_int.h stub/kernel.h \
                 stub/landlock_compat.h artifact/polbin.h artifact/sections.h \

@@ -145,24 +145,37 @@ static int check_secrets(const struct policy *p)
 
 static int check_net(const struct policy *p)
 {
-	if (!p->net_none)
+	const struct net_spec *n = &p->net;
+	const char *what = n->mode == POLBIN_NET_FILTERED ? "net filtered"
+			   : n->nloopback		  ? "net loopback"
+							  : "net none";
+	int pasta = n->mode == POLBIN_NET_FILTERED || n->nloopback, missing = 0;
+
+	if (!n->present)
 		return 0;
-	if (boxns_is_root()) {
-		line("net none", "found",
+	if (boxns_is_root() && !pasta) {
+		line(what, "found",
 		     "a network namespace of the box's own (root)");
-		return 0;
-	}
-	if (boxns_userns_available()) {
-		line("net none", "found",
+	} else if (boxns_userns_available()) {
+		line(what, "found",
 		     "a user and a network namespace of the box's own");
-		return 0;
+	} else {
+		line(what, "MISSING",
+		     "the box's own network namespace needs a user namespace, "
+		     "which this user may not create: set "
+		     "user.max_user_namespaces above 0 (and "
+		     "kernel.unprivileged_userns_clone=1 where it exists), or "
+		     "run as root");
+		missing = 1;
 	}
-	line("net none", "MISSING",
-	     "the box's own network namespace needs a user namespace, which "
-	     "this user may not create: set user.max_user_namespaces above "
-	     "0 (and kernel.unprivileged_userns_clone=1 where it exists), or "
-	     "run as root");
-	return 1;
+	if (pasta && !net_pasta_path()) {
+		line("pasta", "MISSING",
+		     "install the Debian package passt (/usr/bin/pasta)");
+		missing = 1;
+	} else if (pasta) {
+		line("pasta", "found", net_pasta_path());
+	}
+	return missing;
 }
 
 int tiers_check_artifact(const char *path)
@@ -172,7 +185,6 @@ int tiers_check_artifact(const char *path)
 	uint8_t *buf = NULL;
 	int missing = 0;
 	uint32_t i;
-	char d[512];
 
 	list_sections(path, &pb, &buf);
 	printf("\nwhat %s needs:\n", path);
@@ -194,11 +206,6 @@ int tiers_check_artifact(const char *path)
 			   "no polexec runs it"
 			 : "this polexec does not enforce this layer; a newer "
 			   "polexec is needed");
-		if (s->type == POLBIN_SEC_NFT) {
-			int r = tiers_probe_pasta(d, sizeof(d));
-
-			line("pasta", r ? "MISSING" : "found", d);
-		}
 	}
 	free(buf);
 	if (!missing) {

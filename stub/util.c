@@ -140,3 +140,28 @@ void strip_controls(char *s)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '?';
 }
+
+/* The same rules as polc's ir_is_hostname(), which wrote the name. */
+int valid_hostname(const char *s, size_t len)
+{
+	size_t i, label = 0;
+
+	if (len == 0 || len > 253 || s[0] == '.' || s[len - 1] == '.' ||
+	    s[0] == '-')
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '.') {
+			if (label == 0 || s[i - 1] == '-')
+				return 0;
+			label = 0;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '-') ||
+		    ++label > 63)
+			return 0;
+	}
+	return 1;
+}

@@ -429,13 +429,14 @@ t_unknown_critical_section_refused() {
 }
 
 t_unimplemented_layers_refused() {
-	# nft sections crafted here; a landlock section is decoded now, so
-	# a one-byte one is refused as malformed, not as unknown
+	# a landlock section is decoded now, so a one-byte one is refused as
+	# malformed, not as unknown; so is an nft table without its NET
+	# section
 	"$BIN/mkpolbin" add "$ART/basic.polbin" "$T/ll" 4 1 00
 	refused "landlock section" "$T/ll" 'landlock: truncated header' ||
 		return 1
 	"$BIN/mkpolbin" add "$ART/basic.polbin" "$T/nft" 5 1 00
-	refused "nft section" "$T/nft" 'nft layer'
+	refused "nft section" "$T/nft" 'NFT section without NET'
 }
 
 
@@ -520,7 +521,7 @@ t_net_none_private_loopback() {
 		expect "interfaces and routes in the box" "$r4" \
 			"$(printf 'lo\n0')" &&
 		expect_match "record" "$(cat "$T/rec.json")" \
-			'"net":\{"tier":"enforced"\}'
+			'"net":\{"tier":"enforced","mode":"none","egress":"none","loopback":\[\]\}'
 }
 
 t_no_syscalls_block_records_seccomp_off() {
@@ -543,7 +544,8 @@ t_run_record() {
 			'"seccomp":\{"tier":"enforced"\}' &&
 		expect_match "landlock off" "$rec" \
 			'"landlock":\{"tier":"off"\}' &&
-		expect_match "net off" "$rec" '"net":\{"tier":"off"\}' &&
+		expect_match "net off" "$rec" \
+			'"net":\{"tier":"off","mode":"host","egress":"not contained"\}' &&
 		expect_match "limits off" "$rec" '"limits":\{"tier":"off"\}' &&
 		expect_match "status" "$rec" '"exit_status":7' &&
 		expect_match "duration" "$rec" '"duration_ms":[0-9]+\.[0-9]{3}' ||
@@ -1787,10 +1789,10 @@ t_doctor_reports_tiers() {
 	expect "secrets" "$?" 0 &&
 		expect_match "secrets" "$OUT" 'env secrets +found' || return 1
 	# a layer this polexec does not enforce: missing
-	"$BIN/mkpolbin" add "$ART/basic.polbin" "$T/nft" 5 1 00
-	OUT=$("$POLEXEC" --doctor "$T/nft" 2>&1)
-	expect "nft section" "$?" 1 &&
-		expect_match "named" "$OUT" 'nft +MISSING'
+	"$BIN/mkpolbin" add "$ART/basic.polbin" "$T/unk" 77 1
+	OUT=$("$POLEXEC" --doctor "$T/unk" 2>&1)
+	expect "unknown section" "$?" 1 &&
+		expect_match "named" "$OUT" 'MISSING.*newer polexec'
 }
 
 TESTS="

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The box's network (the NET and NFT sections, artifact/sections.h).
+ *
+ * `net none` without loopback ports needs nothing from here: the box child
+ * unshares a network namespace of its own (boxns.c). Everything else needs
+ * pasta, and pasta must join the namespaces before the command starts,
+ * while the box child (CLONE_VFORK) keeps polexec suspended. So the pair
+ * is made first, by a short-lived helper:
+ *
+ *   net_plan      (parent) the tier; pasta found; namespaces asked for
+ *   net_prepare   (parent) names resolved once and pinned, ${VAR} entries
+ *                 bound; the batch built: the artifact's messages and the
+ *                 pinned addresses, one transaction; the text of the
+ *                 box's /etc/hosts and resolv.conf
+ *   net_start     (parent) the helper (CLONE_VM | CLONE_VFORK |
+ *                 CLONE_FILES) makes the user and network namespaces,
+ *                 brings lo up, installs the table and leaves behind, in
+ *                 our fd table, both namespaces and the netlink socket it
+ *                 used; then pasta is started on them and waited for
+ *   (box child)   joins the pair (boxns.c) and, in its own mount
+ *                 namespace, sees the pinned hosts file and a resolv.conf
+ *                 naming no resolver (net_child_mounts)
+ *   net_finish    (parent, after the box exited) the evidence sets read
+ *                 through the kept socket, which also kept the namespace
+ *                 alive; pasta stopped
+ *
+ * The box cannot change the table: it holds no capability once child.c has
+ * dropped them, and the seccomp companion rules refuse netlink sockets
+ * other than NETLINK_ROUTE.
+ */
+#include "polexec.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+
+struct pinned_addr {
+	int family; /* AF_INET or AF_INET6 */
+	uint8_t a[16];
+};
+
+struct pinned {
+	const char *shown; /* the name, or ${VAR}=value */
+	char *value;	   /* a bound ${VAR}'s value, else NULL */
+	uint32_t n;
+	struct pinned_addr a[POLEXEC_MAX_NET_ADDRS];
+};
+
+static struct {
+	const struct net_spec *spec;
+	int pasta;  /* pasta runs */
+	int helper; /* the pair is made by the helper */
+	struct pinned *pin;
+	struct nfnl_batch batch;
+	char *hosts, *resolv; /* the box's /etc/hosts and resolv.conf */
+	int userfd, netfd, nlfd;
+	pid_t pasta_pid;
+	char **blocked;
+	uint32_t nblocked;
+	int blocked_read; /* -1 failed, 1 read */
+	char *record;
+} N = {.userfd = -1, .netfd = -1, .nlfd = -1, .blocked_read = 0};
+
+static const char *const pasta_paths[] = {"/usr/bin/pasta",
+					  "/usr/local/bin/pasta"};
+
+const char *net_pasta_path(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pasta_paths) / sizeof(pasta_paths[0]); i++)
+		if (access(pasta_paths[i], X_OK) == 0)
+			return pasta_paths[i];
+	return NULL;
+}
+
+void net_plan(const struct policy *p, struct layer_state *l)
+{
+	const struct net_spec *s = &p->net;
+
+	N.spec = s;
+	if (!s->present) {
+		l->tier = TIER_OFF;
+		return;
+	}
+	l->tier = TIER_ENFORCED;
+	boxns_want(BOXNS_NET);
+	N.pasta = s->mode == POLBIN_NET_FILTERED || s->nloopback > 0;
+	if (N.pasta) {
+		/* pasta joins a user and network namespace pair. */
+		N.helper = 1;
+		boxns_want(BOXNS_USER | BOXNS_MOUNT);
+		if (!net_pasta_path())
+			die("net: `net %s` needs pasta (Debian package "
+			    "passt), not found in /usr/bin or /usr/local/bin",
+			    s->mode == POLBIN_NET_FILTERED ? "filtered"
+							   : "none` with "
+							     "`loopback");
+	}
+	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
+		die("net: the box's own network namespace needs a user "
+		    "namespace, which this user may not create (see polexec "
+		    "--doctor)");
+}
+
+/* --- names, variables, hosts ------------------------------------------ */
+
+static void pin_add(struct pinned *pn, int family, const void *a)
+{
+	size_t len = family == AF_INET ? 4 : 16;
+	uint32_t i;
+
+	for (i = 0; i < pn->n; i++)
+		if (pn->a[i].family == family && !memcmp(pn->a[i].a, a, len))
+			return;
+	if (pn->n >= POLEXEC_MAX_NET_ADDRS)
+		die("net: %s resolves to more than %d addresses", pn->shown,
+		    POLEXEC_MAX_NET_ADDRS);
+	pn->a[pn->n].family = family;
+	memset(pn->a[pn->n].a, 0, 16);
+	memcpy(pn->a[pn->n].a, a, len);
+	pn->n++;
+}
+
+/* Once, at start: the addresses the name has now are the ones the box
+ * may reach for the whole run, whatever the name says later. */
+static void resolve(struct pinned *pn, const char *name)
+{
+	struct addrinfo hints, *res, *ai;
+	int rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	rc = getaddrinfo(name, NULL, &hints, &res);
+	if (rc)
+		die("net: resolve %s: %s", name,
+		    rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+	for (ai = res; ai; ai = ai->ai_next) {
+		if (ai->ai_family == AF_INET)
+			pin_add(pn, AF_INET,
+				&((struct sockaddr_in *)(void *)ai->ai_addr)
+				     ->sin_addr);
+		else if (ai->ai_family == AF_INET6)
+			pin_add(pn, AF_INET6,
+				&((struct sockaddr_in6 *)(void *)ai->ai_addr)
+				     ->sin6_addr);
+	}
+	freeaddrinfo(res);
+	if (!pn->n)
+		die("net: resolve %s: no IPv4 or IPv6 address", name);
+}
+
+/* ${VAR}: one IP address, or a host name resolved like a listed one. A
+ * CIDR is refused: the prover decided the policy for one address. */
+static void bind_var(struct pinned *pn, const struct net_rt *rt,
+		     const struct vars *vars)
+{
+	size_t len = strlen(rt->name);
+	const char *v = vars_lookup(vars, rt->name + 2, len - 3);
+	uint8_t a[16];
+
+	if (!v)
+		die("net: %s is not bound (--var %.*s=ADDRESS)", rt->name,
+		    (int)(len - 3), rt->name + 2);
+	if (inet_pton(AF_INET, v, a) == 1) {
+		pin_add(pn, AF_INET, a);
+	} else if (inet_pton(AF_INET6, v, a) == 1) {
+		pin_add(pn, AF_INET6, a);
+	} else {
+		if (strchr(v, '/'))
+			die("net: %s is bound to a CIDR; a net entry's "
+			    "variable takes one address or a host name",
+			    rt->name);
+		if (!valid_hostname(v, strlen(v)))
+			die("net: %s is bound to something that is neither "
+			    "an IP address nor a host name",
+			    rt->name);
+		resolve(pn, v);
+	}
+	pn->value = xstrndup(v, strlen(v));
+}
+
+static void hosts_files(void)
+{
+	static const char resolv[] =
+	    "# polexec: the box has no resolver. A DNS query is a way out\n"
+	    "# (data in the names it asks for), so names are resolved once\n"
+	    "# at start and pinned in /etc/hosts.\n"
+	    "options attempts:1 timeout:1\n";
+	char *text, *at;
+	size_t cap = 256, i;
+	uint32_t j;
+
+	for (i = 0; i < N.spec->nruntime; i++)
+		cap += (size_t)N.pin[i].n *
+		       (INET6_ADDRSTRLEN + 2 + strlen(N.spec->rt[i].name));
+	text = xcalloc(cap, 1);
+	at = text + snprintf(text, cap,
+			     "127.0.0.1\tlocalhost\n"
+			     "::1\tlocalhost ip6-localhost\n");
+	for (i = 0; i < N.spec->nruntime; i++) {
+		const struct net_rt *rt = &N.spec->rt[i];
+
+		if (rt->kind != POLBIN_NET_RT_NAME)
+			continue;
+		for (j = 0; j < N.pin[i].n; j++) {
+			char a[INET6_ADDRSTRLEN];
+
+			inet_ntop(N.pin[i].a[j].family, N.pin[i].a[j].a, a,
+				  sizeof(a));
+			at += snprintf(at, cap - (size_t)(at - text),
+				       "%s\t%s\n", a, rt->name);
+		}
+	}
+	N.hosts = text;
+	N.resolv = xstrndup(resolv, sizeof(resolv) - 1);
+}
+
+/* The pinned addresses of runtime entry i into its sets rt4_i, rt6_i. */
+static void batch_pins(uint32_t i)
+{
+	uint8_t *keys = xcalloc(POLEXEC_MAX_NET_ADDRS, 16);
+	int fam;
+
+	for (fam = 4; fam <= 6; fam += 2) {
+		size_t klen = fam == 4 ? 4 : 16;
+		uint32_t j, n = 0;
+		char set[32];
+
+		for (j = 0; j < N.pin[i].n; j++)
+			if (N.pin[i].a[j].family ==
+			    (fam == 4 ? AF_INET : AF_INET6))
+				memcpy(keys + klen * n++, N.pin[i].a[j].a,
+				       klen);
+		snprintf(set, sizeof(set), "rt%d_%u", fam, i);
+		nfnl_batch_add_elems(&N.batch, set, keys, klen, n);
+	}
+	free(keys);
+}
+
+void net_prepare(const struct policy *p, const struct vars *vars)
+{
+	const struct net_spec *s = &p->net;
+	uint32_t i;
+
+	if (!N.helper)
+		return;
+	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
+	for (i = 0; i < s->nruntime; i++) {
+		N.pin[i].shown = s->rt[i].name;
+		if (s->rt[i].kind == POLBIN_NET_RT_NAME)
+			resolve(&N.pin[i], s->rt[i].name);
+		else
+			bind_var(&N.pin[i], &s->rt[i], vars);
+	}
+	if (s->mode == POLBIN_NET_FILTERED) {
+		nfnl_batch_begin(&N.batch);
+		nfnl_batch_add_static(&N.batch, s->nft, s->nft_len);
+		for (i = 0; i < s->nruntime; i++)
+			batch_pins(i);
+		nfnl_batch_end(&N.batch);
+	}
+	hosts_files();
+}
+
+/* --- the helper: the namespace pair and its table ---------------------- */
+
+static char helper_stack[32 << 10] __attribute__((aligned(16)));
+
+/* Shares our memory and fd table (CLONE_VM | CLONE_FILES): what it opens
+ * is ours when it has exited; it allocates nothing. */
+static int helper_main(void *arg)
+{
+	(void)arg;
+	boxns_helper_enter(); /* boxns.c: user + net, lo up */
+	if (N.spec->mode == POLBIN_NET_FILTERED) {
+		N.nlfd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				NETLINK_NETFILTER);
+		if (N.nlfd < 0)
+			die_with_error("net: socket(NETLINK_NETFILTER)");
+		nfnl_batch_send(N.nlfd, &N.batch);
+	}
+	N.userfd = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+	if (N.userfd < 0)
+		die_with_error("net: open /proc/self/ns/user");
+	N.netfd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (N.netfd < 0)
+		die_with_error("net: open /proc/self/ns/net");
+	_exit(0);
+}
+
+static void make_pair(void)
+{
+	int status;
+	pid_t pid = clone(helper_main, helper_stack + sizeof(helper_stack),
+			  CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD, NULL);
+
+	if (pid < 0)
+		die_with_error("net: clone");
+	boxns_after_clone();
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_with_error("net: waitpid(helper)");
+	if (die_child_failure())
+		die("%s", die_child_failure());
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || N.netfd < 0)
+		die("net: the namespace helper failed (status 0x%x)", status);
+	boxns_premade(N.userfd, N.netfd);
+}
+
+void net_start(void)
+{
+	if (!N.helper)
+		return;
+	make_pair();
+	if (N.pasta)
+		N.pasta_pid =
+		    pasta_start(net_pasta_path(), N.spec, N.userfd, N.netfd);
+}
+
+/* --- in the box child ---------------------------------------------------- */
+
+/* The child may not allocate: text is the parent's, written as is. */
+static void put_file(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	int fd = open(
+	    path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+
+	if (fd < 0)
+		die_with_error("child: net: create %s", path);
+	if (write(fd, text, n) != (ssize_t)n || close(fd) < 0)
+		die_with_error("child: net: write %s", path);
+}
+
+static void bind_file(const char *src, const char *target, int required)
+{
+	if (mount(src, target, NULL, MS_BIND, NULL) < 0) {
+		if (!required && errno == ENOENT)
+			return;
+		die_with_error("child: net: bind the box's %s", target);
+	}
+	if (mount(NULL, target, NULL,
+		  MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV |
+		      MS_NOEXEC,
+		  NULL) < 0)
+		die_with_error("child: net: remount %s read-only", target);
+}
+
+/*
+ * The files are made on a tmpfs mounted for a moment on /tmp (any folder
+ * would do; /tmp exists everywhere), bound over the host's, and /tmp is
+ * given back: the binds keep the tmpfs. All of it in the box's own mount
+ * namespace, so the host sees nothing.
+ */
+void net_child_mounts(void)
+{
+	if (!N.hosts)
+		return;
+	if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "size=64k,nr_inodes=8,mode=0755") < 0)
+		die_with_error("child: net: mount a tmpfs on /tmp");
+	put_file("/tmp/hosts", N.hosts);
+	put_file("/tmp/resolv.conf", N.resolv);
+	bind_file("/tmp/hosts", "/etc/hosts", 1);
+	/* A host without /etc/resolv.conf: the box's libc then asks
+	 * 127.0.0.1, which is the box's own loopback, with no one there. */
+	bind_file("/tmp/resolv.conf", "/etc/resolv.conf", 0);
+	if (umount2("/tmp", MNT_DETACH) < 0)
+		die_with_error("child: net: unmount the tmpfs from /tmp");
+}
+
+/* --- after the box ------------------------------------------------------- */
+
+static void add_blocked(const uint8_t *key, void *arg)
+{
+	int v6 = *(int *)arg;
+	char a[INET6_ADDRSTRLEN], line[INET6_ADDRSTRLEN + 24];
+	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
+	char **nb;
+
+	inet_ntop(v6 ? AF_INET6 : AF_INET, key, a, sizeof(a));
+	snprintf(line, sizeof(line), "%s%s%s:%u/%s", v6 ? "[" : "", a,
+		 v6 ? "]" : "", (unsigned)port[0] << 8 | port[1],
+		 proto[0] == 6	  ? "tcp"
+		 : proto[0] == 17 ? "udp"
+				  : "?");
+	nb = realloc(N.blocked, (N.nblocked + 1) * sizeof(*nb));
+	if (!nb)
+		return;
+	N.blocked = nb;
+	N.blocked[N.nblocked] = xstrndup(line, strlen(line));
+	N.nblocked++;
+}
+
+void net_finish(void)
+{
+	int v4 = 0, v6 = 1;
+
+	if (N.nlfd >= 0) {
+		N.blocked_read = 1;
+		if (nfnl_dump_set(N.nlfd, "blocked4", POLBIN_NFT_KEY4_LEN,
+				  add_blocked, &v4) < 0 ||
+		    nfnl_dump_set(N.nlfd, "blocked6", POLBIN_NFT_KEY6_LEN,
+				  add_blocked, &v6) < 0) {
+			fprintf(stderr,
+				"polexec: net: read the blocked destinations: "
+				"%s\n",
+				strerror(errno));
+			N.blocked_read = -1;
+		}
+	}
+	net_abort();
+}
+
+/* Also the refusal path: no pasta outlives polexec's decision. */
+void net_abort(void)
+{
+	if (N.pasta_pid > 0)
+		pasta_stop(N.pasta_pid);
+	N.pasta_pid = 0;
+}
+
+/* --- the record ------------------------------------------------------------
+ */
+
+static void cat(char **s, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void cat(char **s, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *ns;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	ns = realloc(*s, *len + (size_t)n + 1);
+	if (!ns)
+		die_oom();
+	va_start(ap, fmt);
+	vsnprintf(ns + *len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*s = ns;
+	*len += (size_t)n;
+}
+
+const char *net_record(int refused)
+{
+	const struct net_spec *s = N.spec;
+	size_t len = 0;
+	uint32_t i, j;
+
+	free(N.record);
+	N.record = NULL;
+	if (!s || !s->present) {
+		cat(&N.record, &len,
+		    ",\"mode\":\"host\",\"egress\":\"not contained\"");
+		return N.record;
+	}
+	cat(&N.record, &len, ",\"mode\":\"%s\",\"egress\":\"%s\"",
+	    s->mode == POLBIN_NET_FILTERED ? "filtered" : "none",
+	    s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
+	    : s->nloopback		   ? "loopback ports via pasta"
+					   : "none");
+	cat(&N.record, &len, ",\"loopback\":[");
+	for (i = 0; i < s->nloopback; i++)
+		cat(&N.record, &len, i ? ",\"%u-%u\"" : "\"%u-%u\"",
+		    s->loopback[i][0], s->loopback[i][1]);
+	cat(&N.record, &len, "]");
+	if (refused || !N.pin)
+		return N.record;
+	cat(&N.record, &len, ",\"pinned\":[");
+	for (i = 0; i < s->nruntime; i++) {
+		cat(&N.record, &len, "%s{\"entry\":\"%s\"", i ? "," : "",
+		    s->rt[i].name);
+		cat(&N.record, &len, ",\"addresses\":[");
+		for (j = 0; j < N.pin[i].n; j++) {
+			char a[INET6_ADDRSTRLEN];
+
+			inet_ntop(N.pin[i].a[j].family, N.pin[i].a[j].a, a,
+				  sizeof(a));
+			cat(&N.record, &len, j ? ",\"%s\"" : "\"%s\"", a);
+		}
+		cat(&N.record, &len, "]}");
+	}
+	cat(&N.record, &len, "]");
+	if (s->mode != POLBIN_NET_FILTERED)
+		return N.record;
+	cat(&N.record, &len, ",\"blocked\":[");
+	for (i = 0; i < N.nblocked; i++)
+		cat(&N.record, &len, i ? ",\"%s\"" : "\"%s\"", N.blocked[i]);
+	cat(&N.record, &len, "],\"blocked_read\":%s",
+	    N.blocked_read == 1 ? "true" : "false");
+	return N.record;
+}
