@@ -3,6 +3,7 @@
 #include "env_backend.h"
 #include "landlock_backend.h"
 #include "limits_backend.h"
+#include "nft_backend.h"
 #include "polbin.h"
 #include "sections.h"
 #include "seccomp_backend.h"
@@ -75,43 +76,47 @@ static int landlock(const struct ir_policy *p, struct compiled *c, char *err,
 }
 
 /*
- * `net none` without host loopback ports is a network namespace of the
- * box's own (the NET section); loopback ports need pasta and filtered mode
- * nft, which wait for the egress backend.
+ * The NET section (net none and net filtered) and, for net filtered, the
+ * NFT section: compiler/nft_backend.c. `net host` and no net block get
+ * neither.
  */
-static int net_none_only(const struct ir_policy *p)
+static int net(const struct ir_policy *p, struct compiled *c, char *err,
+	       size_t errlen)
 {
-	return p->net.present && p->net.mode == IR_NET_NONE &&
-	       p->net.nloopback == 0;
-}
+	uint8_t *data = NULL;
+	size_t len = 0;
 
-static int net_section(struct compiled *c)
-{
-	uint8_t *d = calloc(1, POLBIN_NET_HEADER_LEN);
-
-	if (!d)
-		return -1;
-	/* u32 version, u32 mode, u32 nloopback, u32 nruntime, 2 x u32 0 */
-	d[0] = POLBIN_NET_VERSION;
-	d[4] = POLBIN_NET_NONE;
-	return add(c, POLBIN_SEC_NET, POLBIN_F_CRITICAL, d,
-		   POLBIN_NET_HEADER_LEN);
+	if (net_section_build(p, &data, &len, err, errlen))
+		return 2;
+	if (!data)
+		return 0;
+	if (add(c, POLBIN_SEC_NET, POLBIN_F_CRITICAL, data, len)) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	if (p->net.mode != IR_NET_FILTERED)
+		return 0;
+	if (nft_section_build(p, &data, &len, err, errlen))
+		return 2;
+	if (add(c, POLBIN_SEC_NFT, POLBIN_F_CRITICAL, data, len)) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
 }
 
 /*
- * Layers the IR states that no backend of this polc compiles yet. fs and
- * landlock are the LANDLOCK section; `net host` needs nothing but its
- * Landlock port rules (it shares the host's network by definition), and
- * `net none` alone is the NET section, so only `net none` with loopback
- * ports and `net filtered` wait for the egress backend.
+ * Layers the IR states that no backend of this polc compiles yet: none
+ * today (fs and landlock are the LANDLOCK section, net the NET and NFT
+ * sections, `net host` needs nothing but its Landlock port rules). The
+ * UNENFORCED mechanism stays for the next layer that lands in the language
+ * before its backend.
  */
 static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
 {
+	(void)p;
+	(void)len;
 	buf[0] = '\0';
-	if (p->net.present && p->net.mode != IR_NET_HOST && !net_none_only(p))
-		strncat(buf, "net ", len - strlen(buf) - 1);
-	if (buf[0])
-		buf[strlen(buf) - 1] = '\0';
 }
 
 int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
@@ -140,8 +145,9 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 	}
 	if (add(c, POLBIN_SEC_LIMITS, POLBIN_F_CRITICAL, data, len))
 		goto full;
-	if (net_none_only(p) && net_section(c))
-		goto full;
+	if ((rc = net(p, c, err, errlen)))
+		goto fail;
+	rc = 2;
 	unenforced_layers(p, layers, sizeof(layers));
 	if (layers[0]) {
 		data = (uint8_t *)strdup(layers);

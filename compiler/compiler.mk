@@ -7,7 +7,11 @@ COMPILER_LIB_OBJS := $(B)/compiler/ir.o $(B)/compiler/ir_codec.o \
              $(B)/compiler/constants.o $(B)/compiler/syscall_args.o \
              $(B)/compiler/dump.o $(B)/compiler/build.o \
              $(B)/compiler/backends.o $(B)/compiler/readfile.o \
-             $(B)/compiler/errbuf.o
+             $(B)/compiler/errbuf.o $(B)/compiler/nft_backend.o \
+             $(B)/compiler/nft_print.o
 POLC_OBJS += $(COMPILER_LIB_OBJS) $(B)/compiler/polc.o
 
 $(B)/compiler/polc.o: CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'
+
+# The egress backend builds nfnetlink messages with libnftnl.
+LDLIBS += -lnftnl -lmnl

@@ -8,6 +8,8 @@
 #include "bpf_disasm.h"
 #include "ir.h"
 #include "ir_print.h"
+#include "nft_backend.h"
+#include "nft_print.h"
 #include "polbin.h"
 #include "sections.h"
 #include "sha256.h"
@@ -16,6 +18,7 @@
 #include <inttypes.h>
 #include <linux/filter.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void put_clean(FILE *out, const uint8_t *p, size_t n)
@@ -302,15 +305,135 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 
 static int dump_net(const struct polbin_section *s, FILE *out)
 {
-	if (s->len != POLBIN_NET_HEADER_LEN ||
-	    polbin_le32(s->data) != POLBIN_NET_VERSION ||
-	    polbin_le32(s->data + 4) != POLBIN_NET_NONE ||
-	    polbin_le32(s->data + 8) || polbin_le32(s->data + 12))
+	const uint8_t *d = s->data;
+	uint32_t mode, nlb, nrt, i;
+	size_t off = POLBIN_NET_HEADER_LEN;
+
+	if (s->len < POLBIN_NET_HEADER_LEN ||
+	    polbin_le32(d) != POLBIN_NET_VERSION || polbin_le32(d + 16) ||
+	    polbin_le32(d + 20))
 		return -1;
-	fputs("  mode none: a network namespace of the box's own, loopback "
-	      "only\n",
-	      out);
-	return 0;
+	mode = polbin_le32(d + 4);
+	nlb = polbin_le32(d + 8);
+	nrt = polbin_le32(d + 12);
+	if ((mode != POLBIN_NET_NONE && mode != POLBIN_NET_FILTERED) ||
+	    nlb > POLBIN_NET_MAX_LOOPBACK || nrt > POLBIN_NET_MAX_RUNTIME ||
+	    (mode == POLBIN_NET_NONE && nrt))
+		return -1;
+	if (mode == POLBIN_NET_NONE)
+		fputs("  mode none: a network namespace of the box's own, "
+		      "loopback only\n",
+		      out);
+	else
+		fputs("  mode filtered: a network namespace of the box's own, "
+		      "connected by pasta, egress filtered by the nft table "
+		      "(NFT section)\n",
+		      out);
+	if (nlb)
+		fputs("  host loopback TCP ports (pasta -T):", out);
+	for (i = 0; i < nlb; i++, off += 4) {
+		uint16_t lo, hi;
+
+		if (s->len - off < 4)
+			return -1;
+		lo = polbin_le16(d + off);
+		hi = polbin_le16(d + off + 2);
+		if (lo == 0 || lo > hi)
+			return -1;
+		if (lo == hi)
+			fprintf(out, " %u", lo);
+		else
+			fprintf(out, " %u-%u", lo, hi);
+	}
+	if (nlb)
+		fputc('\n', out);
+	for (i = 0; i < nrt; i++) {
+		uint16_t plo, phi, nl;
+		uint8_t kind, proto;
+
+		if (s->len - off < 8)
+			return -1;
+		kind = d[off];
+		proto = d[off + 1];
+		plo = polbin_le16(d + off + 2);
+		phi = polbin_le16(d + off + 4);
+		nl = polbin_le16(d + off + 6);
+		off += 8;
+		if ((kind != POLBIN_NET_RT_NAME && kind != POLBIN_NET_RT_VAR) ||
+		    (proto != 6 && proto != 17) || plo > phi || nl == 0 ||
+		    nl > s->len - off)
+			return -1;
+		fprintf(out, "  runtime entry %u (sets rt4_%u, rt6_%u): %s ", i,
+			i, i, kind == POLBIN_NET_RT_NAME ? "host" : "variable");
+		put_clean(out, d + off, nl);
+		fprintf(out, " %s ", proto == 6 ? "tcp" : "udp");
+		if (plo == 0 && phi == 65535)
+			fputs("any port", out);
+		else if (plo == phi)
+			fprintf(out, "port %u", plo);
+		else
+			fprintf(out, "ports %u-%u", plo, phi);
+		fputs(kind == POLBIN_NET_RT_NAME
+			  ? ", resolved by polexec at start\n"
+			  : ", bound by polexec at start\n",
+		      out);
+		off += nl;
+		while (off % 4) {
+			if (off >= s->len || d[off])
+				return -1;
+			off++;
+		}
+	}
+	return off == s->len ? 0 : -1;
+}
+
+/*
+ * The NFT section: its messages counted, then the table in nft syntax as
+ * printed from the artifact's IR, after checking that the IR compiles to
+ * exactly these bytes (so the text is what the section loads).
+ */
+static int dump_nft(const struct polbin_section *s, const struct polbin *pb,
+		    FILE *out)
+{
+	const struct polbin_section *irs = polbin_find(pb, POLBIN_SEC_IR);
+	struct ir_policy *p = NULL;
+	uint8_t *d = NULL;
+	size_t len = 0, off = 0, nmsg = 0;
+	char err[256];
+	int rc = -1;
+
+	while (off < s->len) {
+		uint32_t ml;
+
+		if (s->len - off < 16)
+			return -1;
+		ml = polbin_le32(s->data + off);
+		if (ml < 16 || ml > s->len - off)
+			return -1;
+		off += (ml + 3u) & ~3u;
+		nmsg++;
+	}
+	if (off != s->len)
+		return -1;
+	fprintf(out,
+		"  %zu nfnetlink messages (polexec sends them in one "
+		"batch)\n",
+		nmsg);
+	if (!irs || ir_deserialize(irs->data, irs->len, &p, err, sizeof(err)) !=
+			IR_OK) {
+		fputs("  (no IR section to print the table from)\n", out);
+		return 0;
+	}
+	if (nft_section_build(p, &d, &len, err, sizeof(err)) || len != s->len ||
+	    memcmp(d, s->data, len)) {
+		fputs("  the section is not what the IR compiles to\n", out);
+		goto out;
+	}
+	rc = nft_print(p, out, err, sizeof(err));
+out:
+	free(d);
+	ir_policy_destroy(&p);
+	return rc;
 }
 
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
@@ -363,6 +486,9 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			break;
 		case POLBIN_SEC_NET:
 			rc = dump_net(s, out);
+			break;
+		case POLBIN_SEC_NFT:
+			rc = dump_nft(s, &pb, out);
 			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "

@@ -16,11 +16,16 @@ $(B)/tests/unit/test_polbin: $(B)/tests/unit/test_polbin.o \
 $(B)/tests/unit/test_tables: $(B)/tests/unit/test_tables.o \
 		$(B)/compiler/constants.o $(B)/compiler/syscall_args.o
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+$(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
+		$(COMPILER_LIB_OBJS) $(filter-out $(B)/compiler/polc.o,$(POLC_OBJS))
+	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
-$(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o: $(B)/lang/parser.h
+$(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
+	$(B)/tests/unit/test_nft.o: $(B)/lang/parser.h
 
 UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
-              $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables
+              $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables \
+              $(B)/tests/unit/test_nft
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
              tests/examples/run.sh tests/fuzz/replay.sh

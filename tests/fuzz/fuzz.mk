@@ -27,7 +27,7 @@ FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra \
                 -Wno-unused-function -Wno-sign-compare \
                 -DPOLC_VERSION='"$(VERSION)"' \
                 -Iartifact -Ilang -Icompiler -Ibpf -I$(B)/lang $(FUZZ_SAN)
-FUZZ_LDLIBS  := -lseccomp
+FUZZ_LDLIBS  := -lseccomp -lnftnl -lmnl
 FUZZ_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
                 POLC_FUZZ_PATH=tests/bad-policies/frag
@@ -37,7 +37,7 @@ FUZZ_OPTS    := -max_len=65536 -timeout=10 -rss_limit_mb=2048
 FUZZ_LIB_SRCS := $(wildcard lang/*.c) \
 	$(addprefix compiler/,ir.c ir_codec.c ir_print.c sema.c \
 	  sema_values.c sema_syscalls.c sema_fs.c sema_net.c sema_env_limits.c \
-	  constants.c syscall_args.c dump.c) \
+	  constants.c syscall_args.c dump.c nft_backend.c nft_print.c) \
 	artifact/polbin_read.c artifact/sha256.c bpf/bpf_disasm.c
 FUZZ_GEN_SRCS := $(B)/lang/parser.c $(B)/lang/lexer.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \

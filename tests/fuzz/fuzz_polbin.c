@@ -37,9 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* What `polc dump` understands; see compiler/dump.c. */
 static const uint32_t known[] = {
-    POLBIN_SEC_IR,     POLBIN_SEC_META,	      POLBIN_SEC_SECCOMP,
-    POLBIN_SEC_ENV,    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
-    POLBIN_SEC_LIMITS, POLBIN_SEC_UNENFORCED, 0,
+    POLBIN_SEC_IR,	   POLBIN_SEC_META,
+    POLBIN_SEC_SECCOMP,	   POLBIN_SEC_ENV,
+    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
+    POLBIN_SEC_LIMITS,	   POLBIN_SEC_NET,
+    POLBIN_SEC_UNENFORCED, 0,
 };
 
 static void die(const char *what, const char *err)
