@@ -181,8 +181,12 @@ static void net_entry_stmt(struct sema *s, const struct ast_stmt *st,
 		else if (!strcmp(st->words[i].text, "udp"))
 			udp = 1;
 	}
-	if (!tcp && !udp)
+	/* An allow without a protocol is TCP; a deny without one is both,
+	 * so that "never this range" cannot leave UDP open by omission. */
+	if (!tcp && !udp) {
 		tcp = 1;
+		udp = verdict == IR_NET_DENY;
+	}
 	for (i = 1; i < st->nwords; i++) {
 		const struct ast_word *w = &st->words[i];
 		struct ir_net_entry e;
