@@ -90,6 +90,13 @@ const char *net_pasta_path(void)
 	return NULL;
 }
 
+/* pasta opens the tun device itself; a 0600 one stops a non-root caller
+ * with a message that does not say why. */
+int net_tun_usable(void)
+{
+	return access("/dev/net/tun", R_OK | W_OK) == 0;
+}
+
 void net_plan(const struct policy *p, struct layer_state *l)
 {
 	const struct net_spec *s = &p->net;
@@ -112,6 +119,10 @@ void net_plan(const struct policy *p, struct layer_state *l)
 			    s->mode == POLBIN_NET_FILTERED ? "filtered"
 							   : "none` with "
 							     "`loopback");
+		if (!net_tun_usable())
+			die("net: pasta needs /dev/net/tun, which this user "
+			    "may not open for reading and writing (udev's "
+			    "usual mode for it is 0666)");
 	}
 	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 		die("net: the box's own network namespace needs a user "

@@ -384,6 +384,8 @@ int limits_doctor(const struct policy *p);
 
 /* The first pasta binary found, or NULL. */
 const char *net_pasta_path(void);
+/* May this user open /dev/net/tun, as pasta must? */
+int net_tun_usable(void);
 /* Parent, deciding layers: the net tier; namespaces asked for. */
 void net_plan(const struct policy *p, struct layer_state *l);
 /* Parent: names resolved and pinned, variables bound, the batch built. */

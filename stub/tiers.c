@@ -175,6 +175,12 @@ static int check_net(const struct policy *p)
 	} else if (pasta) {
 		line("pasta", "found", net_pasta_path());
 	}
+	if (pasta && !net_tun_usable()) {
+		line("/dev/net/tun", "MISSING",
+		     "pasta opens it: this user needs read and write access "
+		     "(udev's usual mode is 0666)");
+		missing = 1;
+	}
 	return missing;
 }
 
