@@ -96,7 +96,7 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen)
 		const struct ir_net_entry *x = nft_runtime_entry(p, i);
 
 		fprintf(out, "\t# rt4_%zu/rt6_%zu: ", i, i);
-		put_clean(out, x->name);
+		put_clean(out, x->name ? x->name : "?");
 		fprintf(out, " (%s ", proto_name(x->proto));
 		put_ports(out, x->port_lo, x->port_hi);
 		fputs("), filled by polexec at start\n", out);

@@ -385,6 +385,13 @@ static uint32_t rnd(void)
 	return rng;
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 static size_t check_points(const struct ir_policy *p, const struct decoded *x,
 			   int family)
 {
@@ -436,6 +443,11 @@ static size_t check_points(const struct ir_policy *p, const struct decoded *x,
 			addrs[naddr][j] = (uint8_t)rnd();
 	for (i = 0; i < 16 && nport < sizeof(ports) / sizeof(*ports); i++)
 		ports[nport++] = rnd() & 0xffff;
+	qsort(ports, nport, sizeof(*ports), u32_cmp);
+	for (i = 1, k = 1; i < nport; i++)
+		if (ports[i] != ports[k - 1])
+			ports[k++] = ports[i];
+	nport = k;
 	for (i = 0; i < naddr; i++)
 		for (j = 0; j < sizeof(protos); j++)
 			for (k = 0; k < nport; k++) {
@@ -497,18 +509,53 @@ static size_t check_policy(const struct ir_policy *p)
 	return pts;
 }
 
+/*
+ * net filtered with n static tcp/udp entries on neighbouring /32s, ports
+ * alternating so that no neighbours merge: n elements in allow4.
+ */
+static struct ir_policy *many_elements(uint32_t n)
+{
+	struct ir_policy *p =
+	    compile("policy \"p\" { net filtered { allow 10.0.0.0/8 } }");
+	struct ir_net_entry *e;
+	uint32_t i;
+
+	free(p->net.entries[0].name);
+	e = realloc(p->net.entries, n * sizeof(*e));
+	assert_non_null(e);
+	p->net.entries = e;
+	for (i = 0; i < n; i++) {
+		uint32_t a = i / 2;
+
+		memset(&e[i], 0, sizeof(e[i]));
+		e[i].verdict = IR_NET_ALLOW;
+		e[i].kind = IR_ADDR_V4;
+		e[i].prefix = 32;
+		e[i].proto = i % 2 ? IR_PROTO_UDP : IR_PROTO_TCP;
+		e[i].addr[0] = 20;
+		e[i].addr[2] = (uint8_t)(a >> 8);
+		e[i].addr[3] = (uint8_t)a;
+		e[i].port_lo = e[i].port_hi = (uint16_t)(80 + a % 2);
+	}
+	p->net.nentries = n;
+	return p;
+}
+
 static void test_sets_match_ir(void **state)
 {
+	struct ir_policy *p;
 	size_t i, pts = 0;
 
 	(void)state;
 	for (i = 0; i < NPOL; i++) {
-		struct ir_policy *p = compile(policies[i]);
-
+		p = compile(policies[i]);
 		pts += check_policy(p);
 		ir_policy_destroy(&p);
 	}
-	print_message("%zu policies, %zu points\n", NPOL, pts);
+	p = many_elements(700);
+	pts += check_policy(p);
+	ir_policy_destroy(&p);
+	print_message("%zu policies, %zu points\n", NPOL + 1, pts);
 }
 
 /* Random policies from a small pool of prefixes, so that boxes overlap. */
@@ -605,34 +652,12 @@ static void test_sets_match_ir_random(void **state)
 /* The element cap is an error with a reason, not a huge section. */
 static void test_element_cap(void **state)
 {
-	struct ir_policy *p =
-	    compile("policy \"p\" { net filtered { allow 10.0.0.0/8 } }");
-	struct ir_net_entry *e;
+	struct ir_policy *p = many_elements(18000);
 	uint8_t *d = NULL;
 	size_t len = 0;
 	char err[256] = "";
-	uint32_t i, n = 18000;
 
 	(void)state;
-	/* 9000 neighbouring addresses, tcp and udp, ports alternating so
-	 * that no two neighbours merge: 18000 elements in allow4 */
-	e = realloc(p->net.entries, n * sizeof(*e));
-	assert_non_null(e);
-	p->net.entries = e;
-	for (i = 0; i < n; i++) {
-		uint32_t a = i / 2;
-
-		memset(&e[i], 0, sizeof(e[i]));
-		e[i].verdict = IR_NET_ALLOW;
-		e[i].kind = IR_ADDR_V4;
-		e[i].prefix = 32;
-		e[i].proto = i % 2 ? IR_PROTO_UDP : IR_PROTO_TCP;
-		e[i].addr[0] = 20;
-		e[i].addr[2] = (uint8_t)(a >> 8);
-		e[i].addr[3] = (uint8_t)a;
-		e[i].port_lo = e[i].port_hi = (uint16_t)(80 + a % 2);
-	}
-	p->net.nentries = n;
 	assert_int_equal(nft_section_build(p, &d, &len, err, sizeof(err)), -1);
 	assert_null(d);
 	assert_non_null(strstr(err, "disjoint"));
@@ -1004,8 +1029,9 @@ static void test_kernel_accepts(void **state)
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	for (i = 0; i < NPOL; i++) {
-		struct ir_policy *p = compile(policies[i]);
+	for (i = 0; i <= NPOL; i++) {
+		struct ir_policy *p =
+		    i < NPOL ? compile(policies[i]) : many_elements(700);
 		char *a, *b, err[256];
 		uint8_t *d;
 		size_t len;
@@ -1061,10 +1087,12 @@ static void test_kernel_accepts(void **state)
 		ir_policy_destroy(&p);
 	}
 	unlink(path);
-	print_message("%zu policies: the kernel acked every message, refused "
+	print_message("%zu policies (the last %d elements in allow4, "
+		      "several NEWSETELEM messages): the kernel acked every "
+		      "message, refused "
 		      "the overlapping elements, and listed each table as nft "
 		      "-f loaded it (%zu lines compared)\n",
-		      NPOL, nlines);
+		      NPOL + 1, 700, nlines);
 }
 
 int main(void)
