@@ -516,21 +516,22 @@ static int overlaps(const struct ir_rule *r, const struct companion *c)
 
 /*
  * A user rule less strict than a companion it overlaps loses to it where
- * both hold: a warning naming the companion, once per statement.
+ * both hold: one warning per statement, naming the companions.
  */
 static void companion_warnings(struct sema *s)
 {
 	struct {
 		struct loc loc;
-		size_t k;
+		const struct sys_rule_src *u;
+		uint32_t which; /* bit k: companions[k] */
 	} seen[64];
 	size_t nseen = 0, i, k, j;
-	char a[32];
+	char a[32], list[512];
 
 	for (i = 0; i < s->nrules; i++) {
 		const struct sys_rule_src *u = &s->rules[i];
 
-		for (k = 0; k < ncompanions; k++) {
+		for (k = 0; k < ncompanions && k < 32; k++) {
 			const struct companion *c = &companions[k];
 
 			if (strcmp(u->name, c->name) ||
@@ -539,24 +540,40 @@ static void companion_warnings(struct sema *s)
 			    !overlaps(&u->rule, c))
 				continue;
 			for (j = 0; j < nseen; j++)
-				if (seen[j].k == k &&
-				    seen[j].loc.file == u->loc.file &&
+				if (seen[j].loc.file == u->loc.file &&
 				    seen[j].loc.line == u->loc.line &&
-				    seen[j].loc.col == u->loc.col)
+				    seen[j].loc.col == u->loc.col &&
+				    !strcmp(seen[j].u->name, u->name))
 					break;
-			if (j < nseen)
-				continue;
-			if (nseen < sizeof(seen) / sizeof(*seen)) {
+			if (j == nseen) {
+				if (nseen == sizeof(seen) / sizeof(*seen))
+					continue;
 				seen[nseen].loc = u->loc;
-				seen[nseen++].k = k;
+				seen[nseen].u = u;
+				seen[nseen++].which = 0;
 			}
-			diag_warning(
-			    s->d, u->loc,
-			    "this %s rule for '%s' gives way to the egress "
-			    "companion '%s' where both hold",
-			    ir_action_str(&u->rule.action, a, sizeof(a)),
-			    u->name, c->text);
+			seen[j].which |= 1u << k;
 		}
+	}
+	for (j = 0; j < nseen; j++) {
+		const struct sys_rule_src *u = seen[j].u;
+		size_t len = 0, n = 0;
+
+		list[0] = '\0';
+		for (k = 0; k < ncompanions && k < 32; k++) {
+			if (!(seen[j].which >> k & 1))
+				continue;
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s'%s'", n++ ? ", " : "",
+						companions[k].text);
+			if (len >= sizeof(list))
+				break;
+		}
+		diag_warning(s->d, seen[j].loc,
+			     "this %s rule for '%s' gives way where the egress "
+			     "companion%s %s hold%s",
+			     ir_action_str(&u->rule.action, a, sizeof(a)),
+			     u->name, n > 1 ? "s" : "", list, n > 1 ? "" : "s");
 	}
 }
 
