@@ -6,9 +6,11 @@
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
+#include "companions.h"
 #include "constants.h"
 #include "sema_int.h"
 #include "syscall_args.h"
+#include "wordsat.h"
 
 #include <seccomp.h>
 #include <stdlib.h>
@@ -396,6 +398,11 @@ static int rule_src_cmp(const void *pa, const void *pb)
 	return a->loc.col - b->loc.col;
 }
 
+static struct ws_cons atom_cons(const struct ir_atom *a)
+{
+	return (struct ws_cons){(uint32_t)a->mask, (uint32_t)a->value, a->op};
+}
+
 static int atom_sort_cmp(const void *a, const void *b)
 {
 	return ir_atom_cmp(a, b);
@@ -476,6 +483,114 @@ static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 	}
 }
 
+/*
+ * Can rule r and companion c hold at once? Decided word by word on the
+ * arguments the companion tests (all ints, width 32); r's atoms elsewhere
+ * are r's own business. A 64-bit atom of r on such an argument, or an
+ * undecided search, counts as "yes": the answer only chooses a warning.
+ */
+static int overlaps(const struct ir_rule *r, const struct companion *c)
+{
+	for (uint32_t arg = 0; arg < 6; arg++) {
+		struct ws_cons cons[2 * IR_MAX_ATOMS];
+		size_t n = 0;
+		uint32_t i;
+
+		for (i = 0; i < c->rule.natoms; i++)
+			if (c->rule.atoms[i].arg == arg)
+				cons[n++] = atom_cons(&c->rule.atoms[i]);
+		if (!n)
+			continue;
+		for (i = 0; i < r->natoms; i++) {
+			if (r->atoms[i].arg != arg)
+				continue;
+			if (r->atoms[i].width != 32)
+				return 1;
+			cons[n++] = atom_cons(&r->atoms[i]);
+		}
+		if (ws_word_sat(cons, n, 32, NULL) == WS_UNSAT)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A user rule less strict than a companion it overlaps loses to it where
+ * both hold: one warning per statement, naming the companions.
+ */
+static void companion_warnings(struct sema *s)
+{
+	struct {
+		struct loc loc;
+		const struct sys_rule_src *u;
+		uint32_t which; /* bit k: companions[k] */
+	} seen[64];
+	size_t nseen = 0, i, k, j;
+	char a[32], list[512];
+
+	for (i = 0; i < s->nrules; i++) {
+		const struct sys_rule_src *u = &s->rules[i];
+
+		for (k = 0; k < ncompanions && k < 32; k++) {
+			const struct companion *c = &companions[k];
+
+			if (strcmp(u->name, c->name) ||
+			    ir_action_cmp(&u->rule.action, &c->rule.action) <=
+				0 ||
+			    !overlaps(&u->rule, c))
+				continue;
+			for (j = 0; j < nseen; j++)
+				if (seen[j].loc.file == u->loc.file &&
+				    seen[j].loc.line == u->loc.line &&
+				    seen[j].loc.col == u->loc.col &&
+				    !strcmp(seen[j].u->name, u->name))
+					break;
+			if (j == nseen) {
+				if (nseen == sizeof(seen) / sizeof(*seen))
+					continue;
+				seen[nseen].loc = u->loc;
+				seen[nseen].u = u;
+				seen[nseen++].which = 0;
+			}
+			seen[j].which |= 1u << k;
+		}
+	}
+	for (j = 0; j < nseen; j++) {
+		const struct sys_rule_src *u = seen[j].u;
+		size_t len = 0, n = 0;
+
+		list[0] = '\0';
+		for (k = 0; k < ncompanions && k < 32; k++) {
+			if (!(seen[j].which >> k & 1))
+				continue;
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s'%s'", n++ ? ", " : "",
+						companions[k].text);
+			if (len >= sizeof(list))
+				break;
+		}
+		diag_warning(s->d, seen[j].loc,
+			     "this %s rule for '%s' gives way where the egress "
+			     "companion%s %s hold%s",
+			     ir_action_str(&u->rule.action, a, sizeof(a)),
+			     u->name, n > 1 ? "s" : "", list, n > 1 ? "" : "s");
+	}
+}
+
+/* The companions join the policy's rules (docs/LANGUAGE.md). */
+static int add_companions(struct sema *s)
+{
+	struct loc none = {0};
+	int rc = companions_add(s->p);
+
+	if (rc == IR_EINVAL)
+		diag_error(s->d, none,
+			   "no room for the egress companion rules: more than "
+			   "%d syscalls, or %d rules on one, with them",
+			   IR_MAX_SYSCALLS, IR_MAX_RULES);
+	return rc == IR_ENOMEM ? -1 : 0;
+}
+
 int sema_finish_syscalls(struct sema *s)
 {
 	struct ir_syscalls *sys = &s->p->sys;
@@ -506,7 +621,7 @@ int sema_finish_syscalls(struct sema *s)
 		}
 		ncalls++;
 	}
-	if (s->d->errors || ncalls == 0)
+	if (s->d->errors)
 		return 0;
 	if (ncalls > IR_MAX_SYSCALLS) {
 		struct loc none = {0};
@@ -515,8 +630,9 @@ int sema_finish_syscalls(struct sema *s)
 			   IR_MAX_SYSCALLS);
 		return 0;
 	}
-	sys->calls = calloc(ncalls, sizeof(*sys->calls));
-	if (!sys->calls)
+	companion_warnings(s);
+	sys->calls = ncalls ? calloc(ncalls, sizeof(*sys->calls)) : NULL;
+	if (ncalls && !sys->calls)
 		return -1;
 	for (i = 0; i < s->nrules; i = j) {
 		struct ir_syscall *sc = &sys->calls[sys->ncalls++];
@@ -533,5 +649,5 @@ int sema_finish_syscalls(struct sema *s)
 		for (k = i; k < j; k++)
 			sc->rules[sc->nrules++] = s->rules[k].rule;
 	}
-	return 0;
+	return add_companions(s);
 }

@@ -192,6 +192,50 @@ t_socket_packet_high_bits_still_denied() {
 		"socket(packet-hi): errno=13 (Permission denied)"
 }
 
+# The egress companions (docs/LANGUAGE.md): in every policy and net mode,
+# packet sockets, raw IPv4/IPv6 sockets (SOCK_CLOEXEC or SOCK_NONBLOCK in
+# the type change nothing), netlink but NETLINK_ROUTE, and io_uring answer
+# EACCES. basic.pol allows socket(AF_INET), which the raw companion
+# overrides; nosyscalls.pol has no syscalls block; net_none.pol and
+# egress_host.pol are net none and net host.
+EGRESS_POLICIES="basic nosyscalls net_none egress_host"
+
+t_egress_companions_refuse() {
+	for pol in $EGRESS_POLICIES; do
+		for k in packet-raw raw4 raw6 netlink-nf; do
+			box "$ART/$pol.polbin" -- "$BIN/sockets" $k
+			expect "$pol: socket($k)" "$OUT" \
+				"socket($k): errno=13 (Permission denied)" ||
+				return 1
+		done
+		box "$ART/$pol.polbin" -- "$BIN/sockets" io_uring
+		expect "$pol: io_uring_setup" "$OUT" \
+			"io_uring_setup: errno=13 (Permission denied)" ||
+			return 1
+	done
+	# twin: outside, the kernel's own answers are not EACCES
+	for k in packet-raw raw4 raw6 netlink-nf; do
+		expect_nomatch "socket($k) outside" \
+			"$("$BIN/sockets" $k)" "errno=13" || return 1
+	done
+	expect_nomatch "io_uring_setup outside" "$("$BIN/sockets" io_uring)" \
+		"errno=13"
+}
+
+# twins in the boxes: a TCP socket, and netlink's NETLINK_ROUTE (libc's
+# address lookups) where the policy allows netlink at all.
+t_egress_companions_spare_the_rest() {
+	for pol in $EGRESS_POLICIES; do
+		box "$ART/$pol.polbin" -- "$BIN/sockets" stream
+		expect "$pol: socket(stream)" "$OUT" "socket(stream): ok" ||
+			return 1
+		[ "$pol" = basic ] && continue # basic allows unix and inet only
+		box "$ART/$pol.polbin" -- "$BIN/sockets" netlink-route
+		expect "$pol: socket(netlink-route)" "$OUT" \
+			"socket(netlink-route): ok" || return 1
+	done
+}
+
 t_x32_syscall_killed() {
 	box "$ART/basic.polbin" -- "$BIN/badarch" x32
 	expect "x32 getpid: exit status (128+SIGSYS)" "$RC" 159 &&
@@ -524,12 +568,14 @@ t_net_none_private_loopback() {
 			'"net":\{"tier":"enforced","mode":"none","egress":"none","loopback":\[\]\}'
 }
 
-t_no_syscalls_block_records_seccomp_off() {
+# No syscalls block: the egress companions' layer is still a filter.
+t_no_syscalls_block_records_seccomp_enforced() {
 	box --record "$T/rec.json" "$ART/nosyscalls.polbin" -- \
 		"$BIN/boxprobe" exit 3
 	expect "exit" "$RC" 3 || return 1
 	rec=$(cat "$T/rec.json")
-	expect_match "seccomp off" "$rec" '"seccomp":\{"tier":"off"\}' &&
+	expect_match "seccomp enforced" "$rec" \
+		'"seccomp":\{"tier":"enforced"\}' &&
 		expect_match "name" "$rec" '"name":"leak-nosyscalls"'
 }
 
@@ -1803,6 +1849,8 @@ t_kill_rule_ends_with_sigsys
 t_socket_unix_allowed
 t_socket_packet_denied_by_argument_rule
 t_socket_packet_high_bits_still_denied
+t_egress_companions_refuse
+t_egress_companions_spare_the_rest
 t_x32_syscall_killed
 t_int80_syscall_refused
 t_host_variable_absent_in_box
@@ -1822,7 +1870,7 @@ t_corrupt_artifact_never_runs
 t_unknown_critical_section_refused
 t_unimplemented_layers_refused
 t_hostile_sections_refused
-t_no_syscalls_block_records_seccomp_off
+t_no_syscalls_block_records_seccomp_enforced
 t_net_none_private_loopback
 t_child_failure_recorded_as_refusal
 t_run_record

@@ -237,7 +237,7 @@ struct ir_policy *fx_docker_policy(size_t *ntable, size_t *nx86)
 
 /* ---- IR to libseccomp -------------------------------------------------- */
 
-#define CUBES_MAX 20000
+#define CUBES_MAX 2048 /* cubes in one region before it counts as big */
 
 /* A conjunction of masked equalities: (arg[i] & m[i]) == d[i]. */
 struct cube {
@@ -344,8 +344,8 @@ static void _dnf_and(struct dnf *f, const struct dnf *g)
 {
 	struct dnf out = {0};
 
-	for (size_t i = 0; i < f->n; i++) {
-		for (size_t j = 0; j < g->n; j++) {
+	for (size_t i = 0; i < f->n && !out.overflow; i++) {
+		for (size_t j = 0; j < g->n && !out.overflow; j++) {
 			struct cube c;
 			int empty = 0;
 
@@ -384,22 +384,7 @@ static uint32_t _scmp_action(const struct ir_action *a)
 	}
 }
 
-static int _add_cube(scmp_filter_ctx ctx, uint32_t act, int nr,
-		     const struct cube *c)
-{
-	struct scmp_arg_cmp cmp[6];
-	unsigned int n = 0;
-
-	for (unsigned int k = 0; k < 6; k++)
-		if (c->m[k])
-			cmp[n++] = (struct scmp_arg_cmp){k, SCMP_CMP_MASKED_EQ,
-							 c->m[k], c->d[k]};
-	int rc = seccomp_rule_add_exact_array(ctx, act, nr, n, cmp);
-
-	return rc == -EEXIST ? 0 : rc;
-}
-
-#define ATOMS_MAX 12 /* distinct atoms per syscall: 2^12 assignments */
+#define ATOMS_MAX 12 /* distinct atoms per syscall */
 
 /* The atom with its comparison reversed: the cubes of "not a". */
 static struct ir_atom _negate(const struct ir_atom *a)
@@ -426,64 +411,240 @@ static int _atom_index(struct ir_atom *atoms, int *n, const struct ir_atom *a)
 	return (*n)++;
 }
 
+/*
+ * One leaf of the split: the atoms in `set` have the truth values in
+ * `val`, and every truth of the other atoms gives `act`. Its region is the
+ * conjunction of those atoms (negated where false) as cubes; `big` when
+ * that passes CUBES_MAX.
+ */
+struct region {
+	uint32_t set, val;
+	struct ir_action act;
+	struct dnf cubes;
+	int done, big;
+};
+
+/* One syscall's rules over their distinct atoms, and the leaves. */
+struct trans {
+	const struct ir_syscalls *s;
+	const struct ir_syscall *sc;
+	struct ir_atom atoms[ATOMS_MAX];
+	int natoms;
+	int (*idx)[IR_MAX_ATOMS];
+	struct region *r;
+	size_t n, cap;
+};
+
 /* The IR's action when exactly the atoms in `truth` hold. */
-static struct ir_action _resolve(const struct ir_syscalls *s,
-				 const struct ir_syscall *sc,
-				 const int (*idx)[IR_MAX_ATOMS], uint32_t truth)
+static struct ir_action _resolve(const struct trans *t, uint32_t truth)
 {
 	const struct ir_action *best = NULL;
 
-	for (uint32_t r = 0; r < sc->nrules; r++) {
+	for (uint32_t r = 0; r < t->sc->nrules; r++) {
+		const struct ir_rule *rule = &t->sc->rules[r];
 		int holds = 1;
 
-		for (uint32_t i = 0; i < sc->rules[r].natoms; i++)
-			holds &= (int)(truth >> idx[r][i]) & 1;
-		if (holds &&
-		    (!best || ir_action_cmp(&sc->rules[r].action, best) < 0))
-			best = &sc->rules[r].action;
+		for (uint32_t i = 0; i < rule->natoms && holds; i++)
+			holds = (int)(truth >> t->idx[r][i]) & 1;
+		if (holds && (!best || ir_action_cmp(&rule->action, best) < 0))
+			best = &rule->action;
 	}
-	return best ? *best : s->def;
+	return best ? *best : t->s->def;
 }
 
-/* The faithful translation of one syscall (see the top comment). */
-static int _faithful(scmp_filter_ctx ctx, const struct ir_syscalls *s,
-		     const struct ir_syscall *sc, int nr)
+/*
+ * Under the truths `val` of the atoms in `set`: the first other atom whose
+ * truth changes the action for some truth of the rest, or -1 when none
+ * does. Then the action is the same everywhere below (any two truths are
+ * joined by single flips), and *act is it.
+ */
+static int _split_atom(const struct trans *t, uint32_t set, uint32_t val,
+		       struct ir_action *act)
 {
-	struct ir_atom atoms[ATOMS_MAX];
-	int(*idx)[IR_MAX_ATOMS] = calloc(sc->nrules + 1, sizeof(*idx));
-	int natoms = 0, rc = 0;
+	uint32_t freebits = ((1u << t->natoms) - 1) & ~set;
 
-	if (!idx)
+	*act = _resolve(t, val);
+	for (int i = 0; i < t->natoms; i++) {
+		uint32_t bit = 1u << i, rest = freebits & ~bit, sub = 0;
+
+		if (!(freebits & bit))
+			continue;
+		do {
+			struct ir_action a0 = _resolve(t, val | sub);
+			struct ir_action a1 = _resolve(t, val | sub | bit);
+
+			if (ir_action_cmp(&a0, &a1))
+				return i;
+			sub = (sub - rest) & rest;
+		} while (sub);
+	}
+	return -1;
+}
+
+/* Split on the atoms that matter, depth first; leaves go to t->r. */
+static int _split(struct trans *t, uint32_t set, uint32_t val)
+{
+	struct ir_action act;
+	int i = _split_atom(t, set, val, &act);
+
+	if (i >= 0)
+		return _split(t, set | 1u << i, val | 1u << i) ||
+		       _split(t, set | 1u << i, val);
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		struct region *nr = realloc(t->r, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		t->r = nr;
+		t->cap = cap;
+	}
+	t->r[t->n++] = (struct region){set, val, act, {0}, 0, 0};
+	return 0;
+}
+
+/* The leaf's cubes, the atoms with the fewest cubes first. */
+static void _region(const struct trans *t, struct region *r)
+{
+	struct dnf parts[ATOMS_MAX];
+	int n = 0;
+
+	if (r->done)
+		return;
+	r->done = 1;
+	for (int i = 0; i < t->natoms; i++) {
+		struct ir_atom a;
+
+		if (!(r->set >> i & 1))
+			continue;
+		a = r->val >> i & 1 ? t->atoms[i] : _negate(&t->atoms[i]);
+		parts[n] = (struct dnf){0};
+		_atom_dnf(&a, &parts[n++]);
+	}
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && parts[j].n < parts[j - 1].n; j--) {
+			struct dnf x = parts[j];
+
+			parts[j] = parts[j - 1];
+			parts[j - 1] = x;
+		}
+	_dnf_true(&r->cubes);
+	for (int i = 0; i < n && r->cubes.n && !r->cubes.overflow; i++)
+		_dnf_and(&r->cubes, &parts[i]);
+	r->big = r->cubes.overflow;
+	for (int i = 0; i < n; i++)
+		_dnf_free(&parts[i]);
+}
+
+static void _trans_free(struct trans *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		_dnf_free(&t->r[i].cubes);
+	free(t->r);
+	free(t->idx);
+}
+
+static int _translate(struct trans *t, const struct ir_syscalls *s,
+		      const struct ir_syscall *sc)
+{
+	int rc = 0;
+
+	*t = (struct trans){.s = s, .sc = sc};
+	t->idx = calloc(sc->nrules + 1, sizeof(*t->idx));
+	if (!t->idx)
 		return -ENOMEM;
 	for (uint32_t r = 0; r < sc->nrules && !rc; r++)
 		for (uint32_t i = 0; i < sc->rules[r].natoms && !rc; i++)
-			if ((idx[r][i] = _atom_index(
-				 atoms, &natoms, &sc->rules[r].atoms[i])) < 0)
+			if ((t->idx[r][i] =
+				 _atom_index(t->atoms, &t->natoms,
+					     &sc->rules[r].atoms[i])) < 0)
 				rc = -E2BIG;
-	for (uint32_t truth = 0; !rc && truth < (1u << natoms); truth++) {
-		struct ir_action act = _resolve(s, sc, idx, truth);
-		struct dnf region = {0};
+	return rc ? rc : _split(t, 0, 0);
+}
 
-		if (!ir_action_cmp(&act, &s->def))
-			continue;
-		_dnf_true(&region);
-		for (int i = 0; i < natoms && region.n; i++) {
-			struct ir_atom a =
-			    truth >> i & 1 ? atoms[i] : _negate(&atoms[i]);
-			struct dnf af = {0};
+/*
+ * The filter's default for one syscall's own filter: the action of the
+ * regions too big to spell out (they must agree), else the action with
+ * the most cubes, so the fewest are spelled out.
+ */
+static int _choose_default(struct trans *t, struct ir_action *def)
+{
+	const struct region *big = NULL;
+	size_t most = 0;
 
-			_atom_dnf(&a, &af);
-			_dnf_and(&region, &af);
-			_dnf_free(&af);
+	*def = t->s->def;
+	for (size_t i = 0; i < t->n; i++) {
+		struct region *r = &t->r[i];
+		size_t cubes = 0;
+
+		_region(t, r);
+		if (r->big) {
+			if (big && ir_action_cmp(&big->act, &r->act))
+				return -E2BIG;
+			big = r;
+			*def = r->act;
 		}
-		if (region.overflow)
-			rc = -E2BIG;
-		for (size_t c = 0; !rc && c < region.n; c++)
-			rc = _add_cube(ctx, _scmp_action(&act), nr,
-				       &region.c[c]);
-		_dnf_free(&region);
+		if (big)
+			continue;
+		for (size_t j = 0; j < t->n; j++)
+			if (!ir_action_cmp(&t->r[j].act, &r->act) &&
+			    t->r[j].done && !t->r[j].big)
+				cubes += t->r[j].cubes.n;
+		if (cubes > most) {
+			most = cubes;
+			*def = r->act;
+		}
 	}
-	free(idx);
+	return 0;
+}
+
+static int _add_cube(scmp_filter_ctx ctx, uint32_t act, int nr,
+		     const struct cube *c)
+{
+	struct scmp_arg_cmp cmp[6];
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < 6; k++)
+		if (c->m[k])
+			cmp[n++] = (struct scmp_arg_cmp){k, SCMP_CMP_MASKED_EQ,
+							 c->m[k], c->d[k]};
+	int rc = seccomp_rule_add_exact_array(ctx, act, nr, n, cmp);
+
+	return rc == -EEXIST ? 0 : rc;
+}
+
+/* Every region whose action is not the filter's default, as cubes. These
+ * regions are disjoint, so libseccomp has no choice to make. */
+static int _emit(scmp_filter_ctx ctx, struct trans *t,
+		 const struct ir_action *def, int nr)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < t->n && !rc; i++) {
+		struct region *r = &t->r[i];
+
+		if (!ir_action_cmp(&r->act, def))
+			continue;
+		_region(t, r);
+		if (r->big)
+			return -E2BIG;
+		for (size_t c = 0; !rc && c < r->cubes.n; c++)
+			rc = _add_cube(ctx, _scmp_action(&r->act), nr,
+				       &r->cubes.c[c]);
+	}
+	return rc;
+}
+
+/* The faithful translation of one syscall into a filter whose default is
+ * the policy's (see the top comment). */
+static int _faithful(scmp_filter_ctx ctx, const struct ir_syscalls *s,
+		     const struct ir_syscall *sc, int nr)
+{
+	struct trans t;
+	int rc = _translate(&t, s, sc);
+
+	rc = rc ? rc : _emit(ctx, &t, &s->def, nr);
+	_trans_free(&t);
 	return rc;
 }
 
@@ -554,19 +715,25 @@ static int _export(scmp_filter_ctx ctx, struct sock_filter **prog, size_t *n,
 	return 0;
 }
 
-int fx_libseccomp_filter(const struct ir_policy *p, int faithful,
-			 struct sock_filter **prog, size_t *n, char *err,
-			 size_t errlen)
+int fx_depends_on_args(const struct ir_syscall *sc)
 {
-	const struct ir_syscalls *s = &p->sys;
-	scmp_filter_ctx ctx = seccomp_init(_scmp_action(&s->def));
+	for (uint32_t r = 0; r < sc->nrules; r++)
+		if (sc->rules[r].natoms)
+			return 1;
+	return 0;
+}
+
+/* A context for x86_64 with the default and the bad-arch action. */
+static scmp_filter_ctx _ctx(const struct ir_action *def,
+			    const struct ir_action *badarch, char *err,
+			    size_t errlen)
+{
+	scmp_filter_ctx ctx = seccomp_init(_scmp_action(def));
 	int rc = 0;
 
-	*prog = NULL;
-	*n = 0;
 	if (!ctx) {
 		snprintf(err, errlen, "seccomp_init failed");
-		return -1;
+		return NULL;
 	}
 	if (seccomp_arch_native() != SCMP_ARCH_X86_64) {
 		rc = seccomp_arch_add(ctx, SCMP_ARCH_X86_64);
@@ -574,29 +741,87 @@ int fx_libseccomp_filter(const struct ir_policy *p, int faithful,
 	}
 	rc = rc ? rc
 		: seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
-				   _scmp_action(&s->badarch));
+				   _scmp_action(badarch));
 	rc = rc ? rc : seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (rc) {
+		snprintf(err, errlen, "libseccomp setup: %s", strerror(-rc));
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+static int _nr(const struct ir_syscall *sc, char *err, size_t errlen)
+{
+	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, sc->name);
+
+	if (nr < 0)
+		snprintf(err, errlen, "%s: not an x86_64 syscall", sc->name);
+	return nr;
+}
+
+int fx_libseccomp_filter(const struct ir_policy *p, int mode,
+			 struct sock_filter **prog, size_t *n, char *err,
+			 size_t errlen)
+{
+	const struct ir_syscalls *s = &p->sys;
+	scmp_filter_ctx ctx;
+	int rc = 0;
+
+	*prog = NULL;
+	*n = 0;
+	if (!(ctx = _ctx(&s->def, &s->badarch, err, errlen)))
+		return -1;
 	for (uint32_t i = 0; i < s->ncalls && !rc; i++) {
 		const struct ir_syscall *sc = &s->calls[i];
-		int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
-							   sc->name);
+		int nr = _nr(sc, err, errlen);
 
 		if (nr < 0) {
-			snprintf(err, errlen, "%s: not an x86_64 syscall",
-				 sc->name);
 			seccomp_release(ctx);
 			return -1;
 		}
-		rc = faithful ? _faithful(ctx, s, sc, nr)
-			      : _native(ctx, s, sc, nr);
+		if (mode == FX_CONSTANT && fx_depends_on_args(sc))
+			continue;
+		rc = mode == FX_NATIVE ? _native(ctx, s, sc, nr)
+				       : _faithful(ctx, s, sc, nr);
 		if (rc)
 			snprintf(err, errlen, "libseccomp rule for %s: %s",
 				 sc->name, strerror(-rc));
 	}
 	if (!rc)
 		rc = _export(ctx, prog, n, err, errlen);
-	else if (!err[0])
-		snprintf(err, errlen, "libseccomp setup: %s", strerror(-rc));
 	seccomp_release(ctx);
+	return rc ? -1 : 0;
+}
+
+int fx_libseccomp_syscall_filter(const struct ir_policy *p,
+				 const struct ir_syscall *sc,
+				 struct sock_filter **prog, size_t *n,
+				 char *err, size_t errlen)
+{
+	struct ir_action def;
+	scmp_filter_ctx ctx = NULL;
+	struct trans t;
+	int nr = _nr(sc, err, errlen), rc;
+
+	*prog = NULL;
+	*n = 0;
+	if (nr < 0)
+		return -1;
+	rc = _translate(&t, &p->sys, sc);
+	rc = rc ? rc : _choose_default(&t, &def);
+	if (!rc && !(ctx = _ctx(&def, &p->sys.badarch, err, errlen))) {
+		_trans_free(&t);
+		return -1;
+	}
+	rc = rc ? rc : _emit(ctx, &t, &def, nr);
+	if (rc)
+		snprintf(err, errlen, "libseccomp rules for %s: %s", sc->name,
+			 strerror(-rc));
+	else
+		rc = _export(ctx, prog, n, err, errlen);
+	_trans_free(&t);
+	if (ctx)
+		seccomp_release(ctx);
 	return rc ? -1 : 0;
 }

@@ -51,16 +51,41 @@ void fx_finish(struct ir_policy *p);
  */
 struct ir_policy *fx_docker_policy(size_t *ntable, size_t *nx86);
 
+/* fx_libseccomp_filter()'s modes. */
+enum fx_mode {
+	/* one libseccomp rule per IR rule with plain 64-bit comparisons,
+	 * the way profiles are usually written for libseccomp (only for
+	 * instruction counts: its meaning differs on int arguments with a
+	 * dirty upper half) */
+	FX_NATIVE = 0,
+	/* the IR's meaning exactly (see the comment in seccomp_fixtures.c) */
+	FX_FAITHFUL = 1,
+	/* FX_FAITHFUL, but the syscalls whose action depends on arguments
+	 * are left out (they get the default): those are compared through
+	 * fx_libseccomp_syscall_filter(), one filter each */
+	FX_CONSTANT = 2,
+};
+
 /*
  * libseccomp's filter for p, exported as raw BPF (SCMP_FLTATR_CTL_OPTIMIZE
- * = 2). faithful != 0 translates the IR's meaning exactly (see the
- * comment in seccomp_fixtures.c); faithful == 0 adds one libseccomp rule
- * per IR rule with plain 64-bit comparisons, the way profiles are usually
- * written for libseccomp (only for instruction counts: its meaning differs
- * on int arguments with a dirty upper half). Returns 0 or -1 with err.
+ * = 2), in one of the modes above. Returns 0 or -1 with err.
  */
-int fx_libseccomp_filter(const struct ir_policy *p, int faithful,
+int fx_libseccomp_filter(const struct ir_policy *p, int mode,
 			 struct sock_filter **prog, size_t *n, char *err,
 			 size_t errlen);
+
+/* Does sc's action depend on the arguments (a rule with a condition)? */
+int fx_depends_on_args(const struct ir_syscall *sc);
+
+/*
+ * libseccomp's filter for syscall sc of p alone, faithful: exact on sc's
+ * number (and on bad arches); every other number gets the filter's
+ * default, which is chosen to keep the translation small (the action of
+ * sc's largest region), so only sc's number is to be compared.
+ */
+int fx_libseccomp_syscall_filter(const struct ir_policy *p,
+				 const struct ir_syscall *sc,
+				 struct sock_filter **prog, size_t *n,
+				 char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "companions.h"
 #include "diag.h"
 #include "ir.h"
 #include "limits_backend.h"
@@ -290,6 +291,113 @@ static void test_resolution(void **state)
 	ir_policy_destroy(&p);
 }
 
+static struct ir_action eval3(const struct ir_policy *p, const char *sc,
+			      uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	uint64_t args[6] = {a0, a1, a2, 0, 0, 0};
+
+	return ir_eval_syscall(&p->sys, ir_find_syscall(&p->sys, sc), args);
+}
+
+static int is_eacces(struct ir_action a)
+{
+	return a.kind == IR_ACT_ERRNO && a.errnum == 13;
+}
+
+/* Every companion is in p's IR, as a rule of its own (no user rule on it
+ * is stricter here). */
+static void assert_companions_present(const struct ir_policy *p)
+{
+	for (size_t k = 0; k < ncompanions; k++) {
+		const struct companion *c = &companions[k];
+		const struct ir_syscall *sc = ir_find_syscall(&p->sys, c->name);
+		int found = 0;
+
+		assert_non_null(sc);
+		for (uint32_t r = 0; r < sc->nrules; r++)
+			found |= !ir_rule_cmp(&sc->rules[r], &c->rule);
+		if (!found)
+			fail_msg("companion '%s' missing", c->text);
+	}
+}
+
+/* The egress companions: in every policy's IR, in every net mode, with
+ * or without a syscalls block; stricter than a user allow, laxer than a
+ * user kill or a smaller errno. */
+static void test_companions(void **state)
+{
+	static const char *const bare[] = {
+	    "policy \"p\" { env { pass TERM } }",
+	    "policy \"p\" { net none }",
+	    "policy \"p\" { net host }",
+	    "policy \"p\" { net filtered { allow tcp 10.0.0.0/8 port 443 } "
+	    "}",
+	    "policy \"p\" { syscalls default allow { allow read } }",
+	    "policy \"p\" { syscalls { allow read } net host }",
+	};
+	struct ir_policy *p;
+	struct ir_action a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bare) / sizeof(*bare); i++) {
+		p = compile(bare[i]);
+		assert_true(p->sys.present);
+		assert_companions_present(p);
+		/* Only the companions' cases are refused. */
+		assert_true(is_eacces(eval3(p, "socket", 17, 2, 0)));
+		assert_true(is_eacces(eval3(p, "socket", 2, 3 | 0x80000, 1)));
+		assert_true(is_eacces(eval3(p, "socket", 10, 3 | 0x800, 58)));
+		assert_true(is_eacces(eval3(p, "socket", 16, 3, 12)));
+		assert_true(is_eacces(eval3(p, "io_uring_setup", 8, 0, 0)));
+		assert_true(is_eacces(eval3(p, "io_uring_enter", 3, 1, 0)));
+		assert_true(is_eacces(eval3(p, "io_uring_register", 3, 0, 0)));
+		assert_false(is_eacces(eval3(p, "socket", 2, 1, 0)));
+		assert_false(is_eacces(eval3(p, "socket", 10, 2, 0)));
+		assert_false(is_eacces(eval3(p, "socket", 16, 3, 0)));
+		assert_false(is_eacces(eval3(p, "socket", 1, 3, 0)));
+		ir_policy_destroy(&p);
+	}
+	/* No syscalls block: a layer of its own, allow by default. */
+	p = compile(bare[0]);
+	assert_int_equal(p->sys.def.kind, IR_ACT_ALLOW);
+	assert_int_equal(p->sys.badarch.kind, IR_ACT_KILL_PROCESS);
+	assert_int_equal(eval3(p, "socket", 2, 1, 0).kind, IR_ACT_ALLOW);
+	assert_int_equal(eval3(p, "read", 0, 0, 0).kind, IR_ACT_ALLOW);
+	ir_policy_destroy(&p);
+
+	/* A user allow gives way; a user kill, trap or smaller errno wins.
+	 * None of these is an error. */
+	p = compile("policy \"p\" { syscalls default errno(EPERM) {\n"
+		    "  allow socket io_uring_setup\n"
+		    "  kill io_uring_enter\n"
+		    "  trap socket if domain == AF_NETLINK && protocol == 9\n"
+		    "  errno(EAGAIN) socket if domain == AF_INET6\n"
+		    "  allow io_uring_register if fd == 3\n"
+		    "} }");
+	assert_true(is_eacces(eval3(p, "socket", 17, 2, 0)));
+	assert_true(is_eacces(eval3(p, "socket", 2, 3, 1)));
+	assert_true(is_eacces(eval3(p, "io_uring_setup", 8, 0, 0)));
+	assert_true(is_eacces(eval3(p, "io_uring_register", 3, 0, 0)));
+	assert_int_equal(eval3(p, "socket", 2, 1, 0).kind, IR_ACT_ALLOW);
+	assert_int_equal(eval3(p, "socket", 16, 3, 0).kind, IR_ACT_ALLOW);
+	assert_true(is_eacces(eval3(p, "socket", 16, 3, 4)));
+	assert_int_equal(eval3(p, "io_uring_enter", 3, 1, 0).kind,
+			 IR_ACT_KILL_PROCESS);
+	assert_int_equal(eval3(p, "socket", 16, 3, 9).kind, IR_ACT_TRAP);
+	a = eval3(p, "socket", 10, 3, 0);
+	assert_int_equal(a.kind, IR_ACT_ERRNO);
+	assert_int_equal(a.errnum, 11); /* EAGAIN < EACCES */
+	ir_policy_destroy(&p);
+
+	/* A default of errno(EPERM) is stricter than the companions only
+	 * where no rule holds: they still answer EACCES. */
+	p = compile("policy \"p\" { syscalls default errno(EPERM) { allow "
+		    "read } }");
+	assert_true(is_eacces(eval3(p, "socket", 17, 2, 0)));
+	assert_int_equal(eval3(p, "socket", 1, 1, 0).errnum, 1);
+	ir_policy_destroy(&p);
+}
+
 static void test_name_shapes(void **state)
 {
 	static const char *const paths_ok[] = {
@@ -404,6 +512,7 @@ int main(void)
 	    cmocka_unit_test(test_codec_hostile),
 	    cmocka_unit_test(test_codec_refuses_noncanonical),
 	    cmocka_unit_test(test_resolution),
+	    cmocka_unit_test(test_companions),
 	    cmocka_unit_test(test_name_shapes),
 	    cmocka_unit_test(test_sema_paths_are_normal),
 	    cmocka_unit_test(test_limits_section),

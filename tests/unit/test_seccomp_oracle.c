@@ -4,8 +4,9 @@
  * its own filter from the same IR (SCMP_FLTATR_CTL_OPTIMIZE = 2, exported
  * with seccomp_export_bpf), and both programs run through our interpreter
  * over every x86_64 syscall number, x32 numbers and foreign arches, with a
- * set of boundary argument vectors: 0, 1, around every constant of the
- * rules, 2^32 - 1, 2^32, 2^32 + constant, 2^63, ~0, and mixes of them.
+ * set of boundary argument vectors: 0, 1, every single bit, around every
+ * constant of the rules, 2^32 - 1, 2^32, 2^32 + constant, 2^63, ~0, and
+ * mixes of them.
  * Their decisions must be identical, and equal to ir_eval_syscall().
  *
  * Our meaning and libseccomp's differ in rule resolution and in argument
@@ -41,18 +42,14 @@
 #include <linux/audit.h>
 
 #include "bpf_interp.h"
+#include "companions.h"
 #include "seccomp_backend.h"
 #include "seccomp_fixtures.h"
 #include "seccomp_validate.h"
 #include "sema.h"
 
-#define MAX_VALS 96
+#define MAX_VALS 256
 #define MIXES	 64
-
-struct both {
-	struct sock_filter *ours, *lib;
-	size_t nours, nlib;
-};
 
 static int max_nr(void)
 {
@@ -69,22 +66,58 @@ static int max_nr(void)
 	return max;
 }
 
+/*
+ * Ours, and libseccomp's: one filter for the syscalls whose action does
+ * not depend on the arguments (the others get the default there), and one
+ * filter per syscall that does, holding only that syscall's rules. Each
+ * libseccomp filter is compared only where it is exact, so no translation
+ * has to hold the whole policy's argument rules at once: its size grows
+ * with the largest syscall, not with the policy.
+ */
+struct both {
+	struct sock_filter *ours, *lib;
+	size_t nours, nlib;
+	struct sock_filter **per; /* per[i]: calls[i]'s own, or NULL */
+	size_t *nper;
+	size_t nper_total, nper_max, nfilters;
+};
+
 static struct both build(const struct ir_policy *p)
 {
-	struct both b;
+	struct both b = {0};
 	char err[256] = "";
 
 	if (seccomp_generate(p, &b.ours, &b.nours, err, sizeof(err)))
 		fail_msg("seccomp_generate: %s", err);
-	if (fx_libseccomp_filter(p, 1, &b.lib, &b.nlib, err, sizeof(err)))
+	if (fx_libseccomp_filter(p, FX_CONSTANT, &b.lib, &b.nlib, err,
+				 sizeof(err)))
 		fail_msg("libseccomp: %s", err);
+	b.per = calloc(p->sys.ncalls + 1, sizeof(*b.per));
+	b.nper = calloc(p->sys.ncalls + 1, sizeof(*b.nper));
+	assert_true(b.per && b.nper);
+	for (uint32_t i = 0; i < p->sys.ncalls; i++) {
+		if (!fx_depends_on_args(&p->sys.calls[i]))
+			continue;
+		if (fx_libseccomp_syscall_filter(p, &p->sys.calls[i], &b.per[i],
+						 &b.nper[i], err, sizeof(err)))
+			fail_msg("libseccomp, %s alone: %s",
+				 p->sys.calls[i].name, err);
+		b.nper_total += b.nper[i];
+		if (b.nper[i] > b.nper_max)
+			b.nper_max = b.nper[i];
+		b.nfilters++;
+	}
 	return b;
 }
 
-static void release(struct both *b)
+static void release(const struct ir_policy *p, struct both *b)
 {
 	free(b->ours);
 	free(b->lib);
+	for (uint32_t i = 0; i < p->sys.ncalls; i++)
+		free(b->per[i]);
+	free(b->per);
+	free(b->nper);
 }
 
 static uint32_t run(const struct sock_filter *prog, size_t n,
@@ -116,6 +149,9 @@ static size_t boundary_values(const struct ir_policy *p, uint64_t *vals)
 
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		add_val(vals, &n, fixed[i]);
+	/* Every single bit: a `!=` is one masked equality per bit. */
+	for (int bit = 0; bit < 64; bit++)
+		add_val(vals, &n, 1ull << bit);
 	for (uint32_t c = 0; c < p->sys.ncalls; c++) {
 		const struct ir_syscall *sc = &p->sys.calls[c];
 
@@ -164,13 +200,62 @@ static size_t vectors(const uint64_t *vals, size_t nv, uint64_t (*out)[6])
 	return n;
 }
 
-/* Ours, libseccomp's and the IR agree on every number and vector. */
+/* One number and vector: ours, libseccomp's and the IR agree. */
+static void one(const struct ir_policy *p, const struct ir_syscall *sc,
+		const char *name, int nr, const struct both *b,
+		const struct sock_filter *lib, size_t nlib,
+		const uint64_t args[6])
+{
+	struct seccomp_data d = {.nr = nr, .arch = AUDIT_ARCH_X86_64};
+	struct ir_action want = ir_eval_syscall(&p->sys, sc, args);
+	uint32_t ours, theirs, exp;
+
+	memcpy(d.args, args, sizeof(d.args));
+	assert_int_equal(seccomp_action_value(&want, &exp), 0);
+	ours = run(b->ours, b->nours, &d);
+	theirs = run(lib, nlib, &d);
+	if (ours != theirs || ours != exp)
+		fail_msg("%s (%d) args[0..2]=0x%llx,0x%llx,0x%llx: ours 0x%x, "
+			 "libseccomp 0x%x, IR 0x%x",
+			 name ? name : "?", nr, (unsigned long long)d.args[0],
+			 (unsigned long long)d.args[1],
+			 (unsigned long long)d.args[2], ours, theirs, exp);
+}
+
+/*
+ * A vector where rule r holds, built from vals: each argument r tests
+ * takes the first value satisfying all of r's atoms on it. 0 if none does.
+ */
+static int rule_base(const struct ir_rule *r, const uint64_t *vals, size_t nv,
+		     uint64_t base[6])
+{
+	memset(base, 0, 6 * sizeof(*base));
+	for (uint32_t i = 0; i < r->natoms; i++) {
+		int arg = r->atoms[i].arg, ok = 0;
+
+		for (size_t v = 0; v < nv && !ok; v++) {
+			base[arg] = vals[v];
+			ok = 1;
+			for (uint32_t j = 0; j < r->natoms; j++)
+				if (r->atoms[j].arg == arg)
+					ok &= ir_atom_holds(&r->atoms[j], base);
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* Ours, libseccomp's and the IR agree on every number and vector; on a
+ * syscall with argument rules, also on every vector one value or one bit
+ * away from a point where a rule holds. */
 static void agree(const struct ir_policy *p)
 {
 	static uint64_t vecs[MAX_VALS * 7 + MIXES][6];
 	uint64_t vals[MAX_VALS];
+	size_t nval = boundary_values(p, vals);
 	struct both b = build(p);
-	size_t nvec = vectors(vals, boundary_values(p, vals), vecs);
+	size_t nvec = vectors(vals, nval, vecs);
 	int max = max_nr();
 	size_t compared = 0;
 
@@ -179,32 +264,41 @@ static void agree(const struct ir_policy *p)
 		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
 		const struct ir_syscall *sc =
 		    name ? ir_find_syscall(&p->sys, name) : NULL;
+		const struct sock_filter *libp = b.lib;
+		size_t nlibp = b.nlib;
 
+		if (sc && fx_depends_on_args(sc)) {
+			libp = b.per[sc - p->sys.calls];
+			nlibp = b.nper[sc - p->sys.calls];
+			assert_non_null(libp);
+		}
 		for (size_t v = 0; v < nvec; v++) {
-			struct seccomp_data d = {.nr = nr,
-						 .arch = AUDIT_ARCH_X86_64};
-			struct ir_action want;
-			uint32_t ours, lib, exp;
-
-			memcpy(d.args, vecs[v], sizeof(d.args));
-			want = ir_eval_syscall(&p->sys, sc, vecs[v]);
-			assert_int_equal(seccomp_action_value(&want, &exp), 0);
-			ours = run(b.ours, b.nours, &d);
-			lib = run(b.lib, b.nlib, &d);
-			if (ours != lib || ours != exp)
-				fail_msg("%s (%d) args[0..2]=0x%llx,0x%llx,"
-					 "0x%llx: ours 0x%x, libseccomp 0x%x, "
-					 "IR 0x%x",
-					 name ? name : "?", nr,
-					 (unsigned long long)d.args[0],
-					 (unsigned long long)d.args[1],
-					 (unsigned long long)d.args[2], ours,
-					 lib, exp);
+			one(p, sc, name, nr, &b, libp, nlibp, vecs[v]);
 			compared++;
 			/* Numbers without an argument rule: one vector will do
 			 * past the first few, the rest is the same path. */
 			if (!sc && v > 8)
 				break;
+		}
+		for (uint32_t r = 0; sc && libp != b.lib && r < sc->nrules;
+		     r++) {
+			uint64_t base[6], vec[6];
+
+			if (!rule_base(&sc->rules[r], vals, nval, base))
+				continue;
+			for (int pos = 0; pos < 6; pos++) {
+				memcpy(vec, base, sizeof(vec));
+				for (size_t v = 0; v < nval; v++, compared++) {
+					vec[pos] = vals[v];
+					one(p, sc, name, nr, &b, libp, nlibp,
+					    vec);
+				}
+				for (int bit = 0; bit < 64; bit++, compared++) {
+					vec[pos] = base[pos] ^ 1ull << bit;
+					one(p, sc, name, nr, &b, libp, nlibp,
+					    vec);
+				}
+			}
 		}
 		free(name);
 	}
@@ -227,25 +321,57 @@ static void agree(const struct ir_policy *p)
 		assert_int_equal(run(b.ours, b.nours, &arm), bad);
 		assert_int_equal(run(b.lib, b.nlib, &arm), bad);
 	}
+	/* Each syscall's own filter: bad arches too. */
+	for (uint32_t i = 0; i < p->sys.ncalls; i++) {
+		struct seccomp_data i386 = {.nr = 0, .arch = AUDIT_ARCH_I386};
+		uint32_t bad;
+
+		if (!b.per[i])
+			continue;
+		assert_int_equal(seccomp_action_value(&p->sys.badarch, &bad),
+				 0);
+		assert_int_equal(run(b.per[i], b.nper[i], &i386), bad);
+	}
 	assert_true(compared > (size_t)max);
-	release(&b);
+	release(p, &b);
 }
 
 /* ---- Policies ---------------------------------------------------------- */
 
-static void test_docker_profile(void **state)
+/* libseccomp's sizes, for the messages. */
+static const char *lib_sizes(const struct both *b, char *buf, size_t len)
 {
-	size_t ntable, nx86;
-	struct ir_policy *p = fx_docker_policy(&ntable, &nx86);
+	snprintf(buf, len,
+		 "libseccomp %zu + %zu in %zu per-syscall filters, "
+		 "largest %zu",
+		 b->nlib, b->nper_total, b->nfilters, b->nper_max);
+	return buf;
+}
+
+/* The whole policy in one faithful libseccomp filter, when it fits. */
+static const char *whole_size(const struct ir_policy *p, char *buf, size_t len)
+{
+	struct sock_filter *prog;
+	size_t n;
+	char err[256] = "";
+
+	if (fx_libseccomp_filter(p, FX_FAITHFUL, &prog, &n, err, sizeof(err)))
+		snprintf(buf, len, "does not fit: %s", err);
+	else
+		snprintf(buf, len, "%zu insns", n);
+	if (!err[0])
+		free(prog);
+	return buf;
+}
+
+static void docker_check(const char *what, struct ir_policy *p, size_t ntable,
+			 size_t nx86)
+{
 	struct seccomp_validate_stats st;
 	struct timespec t0, t1;
 	struct both b;
-	char err[512];
+	char err[512], sizes[128], whole[300];
 
-	(void)state;
-	assert_non_null(p);
-	assert_true(ntable >= 400);
-	assert_true(nx86 >= 300);
 	agree(p);
 	/* The build's translation validation on this policy, timed. */
 	b = build(p);
@@ -258,12 +384,41 @@ static void test_docker_profile(void **state)
 	assert_int_equal(st.z3_syscalls + st.z3_ranges, 0);
 	assert_int_equal(st.exact_syscalls, 3);
 	assert_int_equal(st.exact_ranges, 5);
-	print_message("docker-like: %zu names, %zu on x86_64, %zu insns "
-		      "(libseccomp %zu), validated in %.3f s\n",
-		      ntable, nx86, b.nours, b.nlib,
+	print_message("%s: %zu names, %zu on x86_64, %zu insns (%s; whole "
+		      "policy in one: %s), validated in %.3f s\n",
+		      what, ntable, nx86, b.nours,
+		      lib_sizes(&b, sizes, sizeof(sizes)),
+		      whole_size(p, whole, sizeof(whole)),
 		      (double)(t1.tv_sec - t0.tv_sec) +
 			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	release(&b);
+	release(p, &b);
+}
+
+static void test_docker_profile(void **state)
+{
+	size_t ntable, nx86;
+	struct ir_policy *p = fx_docker_policy(&ntable, &nx86);
+
+	(void)state;
+	assert_non_null(p);
+	assert_true(ntable >= 400);
+	assert_true(nx86 >= 300);
+	docker_check("docker-like", p, ntable, nx86);
+	ir_policy_destroy(&p);
+}
+
+/* The same with the egress companions every compiled policy carries:
+ * socket has Docker's rule and four companions on three arguments. */
+static void test_docker_with_companions(void **state)
+{
+	size_t ntable, nx86;
+	struct ir_policy *p = fx_docker_policy(&ntable, &nx86);
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(companions_add(p), IR_OK);
+	assert_int_equal(ir_canonicalize(p), IR_OK);
+	docker_check("docker-like + companions", p, ntable, nx86);
 	ir_policy_destroy(&p);
 }
 
@@ -419,7 +574,7 @@ static void check_policy(const char *what, struct ir_policy *p)
 {
 	struct seccomp_validate_stats st;
 	struct both b;
-	char err[512];
+	char err[512], sizes[128], whole[300];
 
 	assert_non_null(p);
 	if (!p->sys.present)
@@ -429,14 +584,15 @@ static void check_policy(const char *what, struct ir_policy *p)
 	if (seccomp_validate_stats(p, b.ours, b.nours, 0, &st, err,
 				   sizeof(err)))
 		fail_msg("%s: validate: %s", what, err);
-	print_message("%s: %u syscalls, %zu insns (libseccomp %zu), "
-		      "%u depending on arguments, %u parts through Z3\n",
-		      what, p->sys.ncalls, b.nours, b.nlib,
-		      st.exact_syscalls + st.z3_syscalls,
-		      st.z3_syscalls + st.z3_ranges);
+	print_message(
+	    "%s: %u syscalls, %zu insns (%s; whole policy in one: "
+	    "%s), %u depending on arguments, %u parts through Z3\n",
+	    what, p->sys.ncalls, b.nours, lib_sizes(&b, sizes, sizeof(sizes)),
+	    whole_size(p, whole, sizeof(whole)),
+	    st.exact_syscalls + st.z3_syscalls, st.z3_syscalls + st.z3_ranges);
 	assert_int_equal(st.z3_syscalls, 0);
 	assert_int_equal(st.z3_ranges, 0);
-	release(&b);
+	release(p, &b);
 }
 
 static void test_examples(void **state)
@@ -489,7 +645,7 @@ static void test_nr_minus_one(void **state)
 	b = build(p);
 	assert_int_equal(run(b.ours, b.nours, &d), 0x80000000u);
 	assert_int_equal(run(b.lib, b.nlib, &d), 0x00050000u | EPERM);
-	release(&b);
+	release(p, &b);
 	ir_policy_destroy(&p);
 }
 
@@ -497,6 +653,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_docker_profile),
+	    cmocka_unit_test(test_docker_with_companions),
 	    cmocka_unit_test(test_shell_like),
 	    cmocka_unit_test(test_ranges_and_masks),
 	    cmocka_unit_test(test_overlapping_actions),

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The egress companions: syscall rules every compiled policy carries, in
+ * every net mode, so that no box opens a path to the network the net
+ * layer cannot see (docs/LANGUAGE.md, "Egress companions"):
+ *
+ *   errno(EACCES) socket if family == AF_PACKET
+ *   errno(EACCES) socket if family == AF_INET && type & 0xf == SOCK_RAW
+ *   errno(EACCES) socket if family == AF_INET6 && type & 0xf == SOCK_RAW
+ *   errno(EACCES) socket if family == AF_NETLINK && protocol != 0
+ *   errno(EACCES) io_uring_setup io_uring_enter io_uring_register
+ *
+ * They are ordinary IR rules: rule resolution (ir_eval_syscall) gives
+ * them their place, so a user kill, trap or smaller errno still wins and
+ * a user allow or log does not. The semantic pass adds them
+ * (sema_syscalls.c); the tests add them to hand-built IR the same way.
+ */
+#ifndef POLC_COMPANIONS_H
+#define POLC_COMPANIONS_H
+
+#include <stddef.h>
+
+#include "ir.h"
+
+struct companion {
+	const char *name; /* the syscall */
+	const char *text; /* the rule as a policy would spell it */
+	struct ir_rule rule;
+};
+
+/* The table, and its length. */
+extern const struct companion companions[];
+extern const size_t ncompanions;
+
+/*
+ * Appends every companion to p->sys (marking it present; a policy without
+ * a syscalls block gets default allow and badarch kill_process). Call it
+ * before ir_canonicalize(). IR_OK, IR_ENOMEM, or IR_EINVAL when a limit
+ * (IR_MAX_SYSCALLS, IR_MAX_RULES) would be passed; p is unchanged then.
+ */
+int companions_add(struct ir_policy *p);
+
+#endif
