@@ -134,7 +134,9 @@ enum polbin_meta_key {
  *         runtime entry i: daddr @rt4_<i> / @rt6_<i>, l4proto, dport range,
  *         accept; goto blocked.
  *   chain blocked: tcp or udp: add daddr . l4proto . th dport to
- *         @blocked4/@blocked6; drop.
+ *         @blocked4/@blocked6; tcp: reject with a reset; udp: reject with
+ *         icmpx admin-prohibited (so the box fails at once instead of
+ *         retrying a dropped SYN); anything else: drop.
  */
 #define POLBIN_NET_VERSION	 2
 #define POLBIN_NET_HEADER_LEN	 24

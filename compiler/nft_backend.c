@@ -893,6 +893,29 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 			rule_end(o, &r);
 		}
 	}
+	/* Refused at once rather than dropped: a dropped SYN makes connect()
+	 * retry for minutes (TCP ignores the local EPERM), which a box's
+	 * program would take for a slow network. A TCP reset gives it
+	 * ECONNREFUSED, ICMP admin-prohibited a UDP socket EHOSTUNREACH. */
+	for (j = 0; j < 2; j++) {
+		struct nftnl_expr *e;
+
+		if (rule_start(&r, "blocked"))
+			break;
+		x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
+		x_cmp8(&r, j ? IR_PROTO_UDP : IR_PROTO_TCP);
+		e = x_new(&r, "reject");
+		if (e) {
+			nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE,
+					   j ? NFT_REJECT_ICMPX_UNREACH
+					     : NFT_REJECT_TCP_RST);
+			nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE,
+					  j ? NFT_REJECT_ICMPX_ADMIN_PROHIBITED
+					    : 0);
+			x_add(&r, e);
+		}
+		rule_end(o, &r);
+	}
 	if (!rule_start(&r, "blocked"))
 		x_verdict(&r, NF_DROP, NULL);
 	rule_end(o, &r);

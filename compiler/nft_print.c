@@ -139,6 +139,9 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen)
 				"\t\tmeta l4proto %s add @blocked%d { %s daddr "
 				". meta l4proto . th dport }\n",
 				j ? "udp" : "tcp", f, f == 4 ? "ip" : "ip6");
-	fputs("\t\tdrop\n\t}\n}\n", out);
+	fputs("\t\tmeta l4proto tcp reject with tcp reset\n"
+	      "\t\tmeta l4proto udp reject with icmpx admin-prohibited\n"
+	      "\t\tdrop\n\t}\n}\n",
+	      out);
 	return ferror(out) ? -1 : 0;
 }
