@@ -97,19 +97,23 @@ pasta_args=--config-net
 # Every command must really run here, or it is left out (timing a refusal
 # would mean nothing).
 NAMES="true none filtered unshare bwrap pasta"
+# The commands, read through eval "cmd=\$cmd_NAME".
+# shellcheck disable=SC2034
+{
 cmd_true="/bin/true"
 cmd_none="$POLEXEC $OUT/net-none.polbin -- /bin/true"
 cmd_filtered="$POLEXEC $OUT/net-filtered.polbin -- /bin/true"
 cmd_unshare="unshare -Urn /bin/true"
 cmd_bwrap="bwrap --unshare-net --ro-bind / / /bin/true"
 cmd_pasta="pasta $pasta_args -- /bin/true"
+}
 
 set --
 pending=
 ran=
 for name in $NAMES; do
 	eval "cmd=\$cmd_$name"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2154
 	if timeout 20 $cmd >"$OUT/net-$name.check" 2>&1; then
 		set -- "$@" -n "$name" "$cmd"
 		ran="$ran $name"

@@ -17,9 +17,11 @@
 //   iouring            io_uring_setup(1, params)
 //   routes             "routes: default4=yes|no default6=yes|no", from
 //                      /proc/net/route and /proc/net/ipv6_route
-//   nftdel FAM [TABLE] an nf_tables batch deleting table TABLE of family
-//                      FAM (inet, ip, ip6), or every table (FAM unspec and
-//                      no TABLE: what `nft flush ruleset` sends)
+//   nftdel FAM TABLE   an nf_tables batch deleting table TABLE of family
+//                      FAM (inet, ip, ip6): the box's attempt on its own
+//                      egress table. Deliberately no "every table" form:
+//                      run by mistake outside a namespace, that would
+//                      flush the host's ruleset.
 //
 // The whole run is bounded by an alarm (5 s).
 #include <arpa/inet.h>
@@ -279,9 +281,9 @@ static int probe_nftdel(const char *fam, const char *table)
 		family = NFPROTO_IPV4;
 	else if (strcmp(fam, "ip6") == 0)
 		family = NFPROTO_IPV6;
-	else if (strcmp(fam, "unspec") == 0)
-		family = NFPROTO_UNSPEC;
 	else
+		return 2;
+	if (!table || !*table)
 		return 2;
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
 	if (fd < 0)
@@ -323,7 +325,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: netprobe tcp|udp HOST PORT | resolve NAME | "
 			"raw | raw6 | packet | netlink N | iouring | routes | "
-			"nftdel FAMILY [TABLE]\n");
+			"nftdel FAMILY TABLE\n");
 	return 2;
 }
 
@@ -364,7 +366,7 @@ int main(int argc, char **argv)
 		return probe_iouring();
 	if (strcmp(c, "routes") == 0 && argc == 2)
 		return probe_routes();
-	if (strcmp(c, "nftdel") == 0 && (argc == 3 || argc == 4))
-		return probe_nftdel(argv[2], argc == 4 ? argv[3] : NULL);
+	if (strcmp(c, "nftdel") == 0 && argc == 4)
+		return probe_nftdel(argv[2], argv[3]);
 	return usage();
 }
