@@ -777,6 +777,7 @@ if [ -z "${NET_OUTER:-}" ]; then
 	done
 	mark=$(mktemp /tmp/polc-net-mark.XXXXXX) || fatal "mktemp"
 	rm -f "$mark"
+	trap 'rm -f "$mark"' EXIT
 	NET_OUTER=$mark unshare --net --mount --propagation private --pid \
 		--fork --mount-proc sh "$0" "$@"
 	rc=$?
