@@ -8,3 +8,9 @@ bench-build: $(B)/polc $(B)/bench/gen_policy
 
 bench: bench-build
 .PHONY: bench bench-build
+
+# The network layer's start-up against unshare, bwrap and pasta alone
+# (issue 5), in a throwaway network namespace; needs root.
+bench-net: $(B)/polc $(B)/polexec
+	B=$(B) bench/net_startup.sh
+.PHONY: bench-net

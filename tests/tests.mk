@@ -30,6 +30,9 @@ TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
              tests/examples/run.sh tests/fuzz/replay.sh
 
+# The egress suite (tests/net/run.sh, needs root) and its probes.
+include tests/net/net.mk
+
 tests: $(TEST_BINS)
 
 -include tests/fuzz/fuzz.mk

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: MIT
+//
+// netprobe: one network probe per run, for the net suite. Prints one line
+// "PROBE: RESULT", PROBE being its arguments joined by spaces ("tcp
+// 10.77.1.2 8080: h1:8080/tcp"), so the lines of several probes run one
+// after another say which is which. Exits 0 on success, 1 on refusal or failure (the
+// result then names the errno, e.g. "tcp: errno=EPERM"), 2 on bad usage.
+//
+//   tcp HOST PORT      connect (1.5 s timeout), print the line the server
+//                      sends
+//   udp HOST PORT      send one datagram, print the reply (1.5 s timeout)
+//   resolve NAME       getaddrinfo: "resolve: ADDR..." (sorted, unique)
+//   raw                socket(AF_INET, SOCK_RAW, IPPROTO_ICMP)
+//   raw6               socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6)
+//   packet             socket(AF_PACKET, SOCK_RAW, 0)
+//   netlink N          socket(AF_NETLINK, SOCK_RAW, N)
+//   iouring            io_uring_setup(1, params)
+//   routes             "routes: default4=yes|no default6=yes|no", from
+//                      /proc/net/route and /proc/net/ipv6_route
+//   nftdel FAM TABLE   an nf_tables batch deleting table TABLE of family
+//                      FAM (inet, ip, ip6): the box's attempt on its own
+//                      egress table. Deliberately no "every table" form:
+//                      run by mistake outside a namespace, that would
+//                      flush the host's ruleset.
+//
+// The whole run is bounded by an alarm (5 s).
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netlink.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define TIMEOUT_MS 1500
+
+static const char *what = "netprobe";
+
+static int fail_errno(int e)
+{
+	const char *n = strerrorname_np(e);
+	if (n)
+		printf("%s: errno=%s\n", what, n);
+	else
+		printf("%s: errno=%d\n", what, e);
+	return 1;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	static const char msg[] = ": timeout (alarm)\n";
+	ssize_t w = write(1, what, strlen(what));
+	w = write(1, msg, sizeof(msg) - 1);
+	(void)w;
+	_exit(1);
+}
+
+static struct addrinfo *lookup(const char *host, const char *port, int type)
+{
+	struct addrinfo hints, *res = NULL;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = type;
+	hints.ai_flags = AI_NUMERICSERV;
+	int r = getaddrinfo(host, port, &hints, &res);
+	if (r != 0) {
+		printf("%s: resolve failed (%s)\n", what, gai_strerror(r));
+		return NULL;
+	}
+	return res;
+}
+
+// Waits for fd to be readable (or writable); 0 on ready, an errno else.
+static int wait_fd(int fd, short ev)
+{
+	struct pollfd p = {.fd = fd, .events = ev};
+	int r = poll(&p, 1, TIMEOUT_MS);
+	if (r < 0)
+		return errno;
+	if (r == 0)
+		return ETIMEDOUT;
+	return 0;
+}
+
+// Prints the first line of buf (up to len) as the result.
+static int print_token(const char *buf, ssize_t len)
+{
+	int n = 0;
+	while (n < len && buf[n] != '\n' && buf[n] != '\r')
+		n++;
+	printf("%s: %.*s\n", what, n, buf);
+	return 0;
+}
+
+static int probe_tcp(const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	if (!ai)
+		return 1;
+	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return fail_errno(errno);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		if (errno != EINPROGRESS)
+			return fail_errno(errno);
+		int e = wait_fd(fd, POLLOUT);
+		if (e)
+			return fail_errno(e);
+		socklen_t l = sizeof(e);
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
+			return fail_errno(errno);
+		if (e)
+			return fail_errno(e);
+	}
+	int e = wait_fd(fd, POLLIN);
+	if (e)
+		return fail_errno(e);
+	char buf[256];
+	ssize_t r = read(fd, buf, sizeof(buf));
+	if (r < 0)
+		return fail_errno(errno);
+	if (r == 0) {
+		printf("%s: connected, no token\n", what);
+		return 1;
+	}
+	return print_token(buf, r);
+}
+
+static int probe_udp(const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_DGRAM);
+	if (!ai)
+		return 1;
+	int fd = socket(ai->ai_family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return fail_errno(errno);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	if (send(fd, "ping\n", 5, 0) < 0)
+		return fail_errno(errno);
+	int e = wait_fd(fd, POLLIN);
+	if (e)
+		return fail_errno(e);
+	char buf[256];
+	ssize_t r = recv(fd, buf, sizeof(buf), 0);
+	if (r < 0)
+		return fail_errno(errno);
+	return print_token(buf, r);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int probe_resolve(const char *name)
+{
+	struct addrinfo *res = lookup(name, NULL, SOCK_STREAM);
+	if (!res)
+		return 1;
+	char *addrs[64];
+	int n = 0;
+	for (struct addrinfo *ai = res; ai && n < 64; ai = ai->ai_next) {
+		char s[INET6_ADDRSTRLEN];
+		const void *a = ai->ai_family == AF_INET ?
+			(const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr :
+			(const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+		if (!inet_ntop(ai->ai_family, a, s, sizeof(s)))
+			continue;
+		addrs[n++] = strdup(s);
+	}
+	qsort(addrs, (size_t)n, sizeof(addrs[0]), cmp_str);
+	printf("%s:", what);
+	for (int i = 0; i < n; i++)
+		if (i == 0 || strcmp(addrs[i], addrs[i - 1]) != 0)
+			printf(" %s", addrs[i]);
+	printf("\n");
+	return 0;
+}
+
+static int probe_socket(int fam, int type, int proto)
+{
+	int fd = socket(fam, type, proto);
+	if (fd < 0)
+		return fail_errno(errno);
+	close(fd);
+	printf("%s: ok\n", what);
+	return 0;
+}
+
+static int probe_iouring(void)
+{
+	unsigned char params[120]; // struct io_uring_params
+	memset(params, 0, sizeof(params));
+	long fd = syscall(__NR_io_uring_setup, 1, params);
+	if (fd < 0)
+		return fail_errno(errno);
+	close((int)fd);
+	printf("%s: ok\n", what);
+	return 0;
+}
+
+// Whether a routes file has a default route: in /proc/net/route the
+// destination column (2nd) is 00000000 with mask 00000000; in
+// /proc/net/ipv6_route the destination (1st) is all zeros with prefix 00.
+static const char *has_default(const char *path, int v6)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return "no";
+	char line[512];
+	int found = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char a[64], b[64], c[64], d[64], e[64], g[64], h[64], m[64];
+		if (v6) {
+			if (sscanf(line, "%63s %63s", a, b) == 2 &&
+			    strcmp(a, "00000000000000000000000000000000") == 0 &&
+			    strcmp(b, "00") == 0 && !strstr(line, " lo\n"))
+				found = 1;
+		} else if (sscanf(line, "%63s %63s %63s %63s %63s %63s %63s %63s",
+				  a, b, c, d, e, g, h, m) == 8 &&
+			   strcmp(b, "00000000") == 0 &&
+			   strcmp(m, "00000000") == 0) {
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found ? "yes" : "no";
+}
+
+static int probe_routes(void)
+{
+	printf("%s: default4=%s default6=%s\n", what,
+	       has_default("/proc/net/route", 0),
+	       has_default("/proc/net/ipv6_route", 1));
+	return 0;
+}
+
+static void put_msg(char *buf, size_t *off, int type, int flags, int seq,
+		    int family, int res_id, const char *name)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)(buf + *off);
+	memset(nh, 0, NLMSG_SPACE(sizeof(struct nfgenmsg)));
+	nh->nlmsg_type = (unsigned short)type;
+	nh->nlmsg_flags = (unsigned short)flags;
+	nh->nlmsg_seq = (unsigned)seq;
+	nh->nlmsg_len = NLMSG_LENGTH(sizeof(struct nfgenmsg));
+	struct nfgenmsg *g = NLMSG_DATA(nh);
+	g->nfgen_family = (unsigned char)family;
+	g->version = NFNETLINK_V0;
+	g->res_id = htons((unsigned short)res_id);
+	if (name) {
+		struct nlattr *na = (struct nlattr *)(buf + *off +
+						      NLMSG_ALIGN(nh->nlmsg_len));
+		size_t nl = strlen(name) + 1;
+		na->nla_type = NFTA_TABLE_NAME;
+		na->nla_len = (unsigned short)(NLA_HDRLEN + nl);
+		memcpy((char *)na + NLA_HDRLEN, name, nl);
+		nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(na->nla_len);
+	}
+	*off += NLMSG_ALIGN(nh->nlmsg_len);
+}
+
+static int probe_nftdel(const char *fam, const char *table)
+{
+	int family;
+	if (strcmp(fam, "inet") == 0)
+		family = NFPROTO_INET;
+	else if (strcmp(fam, "ip") == 0)
+		family = NFPROTO_IPV4;
+	else if (strcmp(fam, "ip6") == 0)
+		family = NFPROTO_IPV6;
+	else
+		return 2;
+	if (!table || !*table)
+		return 2;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+	if (fd < 0)
+		return fail_errno(errno);
+	static char buf[4096] __attribute__((aligned(8)));
+	size_t off = 0;
+	put_msg(buf, &off, NFNL_MSG_BATCH_BEGIN, NLM_F_REQUEST, 1,
+		NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES, NULL);
+	put_msg(buf, &off, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_DELTABLE,
+		NLM_F_REQUEST | NLM_F_ACK, 2, family, 0, table);
+	put_msg(buf, &off, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 3,
+		NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES, NULL);
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
+	if (sendto(fd, buf, off, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return fail_errno(errno);
+	for (;;) {
+		int e = wait_fd(fd, POLLIN);
+		if (e)
+			return fail_errno(e);
+		ssize_t r = recv(fd, buf, sizeof(buf), 0);
+		if (r < 0)
+			return fail_errno(errno);
+		for (struct nlmsghdr *nh = (struct nlmsghdr *)buf;
+		     NLMSG_OK(nh, (size_t)r); nh = NLMSG_NEXT(nh, r)) {
+			if (nh->nlmsg_type != NLMSG_ERROR)
+				continue;
+			struct nlmsgerr *err = NLMSG_DATA(nh);
+			if (err->error != 0)
+				return fail_errno(-err->error);
+			if (nh->nlmsg_seq == 2) {
+				printf("%s: ok\n", what);
+				return 0;
+			}
+		}
+	}
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: netprobe tcp|udp HOST PORT | resolve NAME | "
+			"raw | raw6 | packet | netlink N | iouring | routes | "
+			"nftdel FAMILY TABLE\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	static char label[512];
+	size_t off = 0;
+	for (int i = 1; i < argc && off < sizeof(label) - 1; i++) {
+		int w = snprintf(label + off, sizeof(label) - off, "%s%s",
+				 i > 1 ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+	what = label;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	const char *c = argv[1];
+	if (strcmp(c, "tcp") == 0 && argc == 4)
+		return probe_tcp(argv[2], argv[3]);
+	if (strcmp(c, "udp") == 0 && argc == 4)
+		return probe_udp(argv[2], argv[3]);
+	if (strcmp(c, "resolve") == 0 && argc == 3)
+		return probe_resolve(argv[2]);
+	if (strcmp(c, "raw") == 0 && argc == 2)
+		return probe_socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+	if (strcmp(c, "raw6") == 0 && argc == 2)
+		return probe_socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6);
+	if (strcmp(c, "packet") == 0 && argc == 2)
+		return probe_socket(AF_PACKET, SOCK_RAW, 0);
+	if (strcmp(c, "netlink") == 0 && argc == 3)
+		return probe_socket(AF_NETLINK, SOCK_RAW,
+				    (int)strtol(argv[2], NULL, 0));
+	if (strcmp(c, "iouring") == 0 && argc == 2)
+		return probe_iouring();
+	if (strcmp(c, "routes") == 0 && argc == 2)
+		return probe_routes();
+	if (strcmp(c, "nftdel") == 0 && argc == 4)
+		return probe_nftdel(argv[2], argv[3]);
+	return usage();
+}

@@ -1,0 +1,820 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The egress suite (issue 5): `net none`, `net filtered` and `loopback`
+# run as real programs under the real build/polexec, with artifacts that
+# build/polc compiled from the .pol files beside this script. Each test
+# asserts what the kernel did (a server's token came back, or the connect
+# failed, and the run record names the blocked destination), and every
+# denial has a positive twin showing the same probe succeeds where the
+# policy (or no policy) allows it.
+#
+# Safety: nothing here touches the host's network. The script re-executes
+# itself in a throwaway outer namespace set (unshare --net --mount --pid
+# --fork --mount-proc): its "internet" is three test hosts h1..h3, network
+# namespaces held by a sleeping process each, joined to the outer one by
+# veth pairs in 10.77.0.0/16 and fd77::/16 (ULA). The outer namespace's
+# default routes (v4 and v6) point at h1, which does not forward, so no
+# packet can reach a real address even when the code under test is wrong.
+# No `ip netns` names are made (nothing under /run/netns). /etc/hosts and
+# /etc/resolv.conf are bind-mounted over, in the outer mount namespace only.
+# Servers (netserve) exit by themselves after NET_SERVER_SECS (default 300)
+# and are killed at the end; probes time out after 1.5 s (5 s at most per
+# probe). The script is pid 1 of its own pid namespace, so when it ends
+# the kernel kills whatever it started.
+#
+# Needs root (CI runs `make check` as root): as another user it says so
+# and fails. When namespaces cannot be made, it fails; it never skips.
+# As root, the tests run twice: as root, then as uid 65534 (setpriv, no
+# groups) over a copy of the binaries and artifacts in a temp dir.
+#
+# Ends with "net: N passed, N failed"; exits non-zero when any failed.
+# B=DIR picks the build folder (default: build); NET_ONLY="t_a t_b" runs
+# only those tests.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+SERVER_SECS=${NET_SERVER_SECS:-300}
+BOX_SECS=${NET_BOX_SECS:-60}
+
+passed=0
+failed=0
+failures=
+WHO_RUNS="uid $(id -u)"
+
+# The test hosts. hN is 10.77.N.2 and fd77:N::2; the outer namespace's end
+# of each veth is 10.77.N.1 and fd77:N::1.
+H1=10.77.1.2
+H2=10.77.2.2
+H3=10.77.3.2
+H1_6=fd77:1::2
+H2_6=fd77:2::2
+# Host loopback ports (servers on the outer namespace's 127.0.0.1).
+LO_OK=39201
+LO_NO=39202
+
+# --- helpers ---------------------------------------------------------------
+
+say() { printf '%s\n' "$*"; }
+
+# expect DESC ACTUAL EXPECTED
+expect() {
+	if [ "$2" = "$3" ]; then
+		return 0
+	fi
+	say "    FAIL: $1: got [$2], expected [$3]"
+	return 1
+}
+
+# expect_match DESC TEXT PATTERN (grep -E)
+expect_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		return 0
+	fi
+	say "    FAIL: $1: [$2] does not match /$3/"
+	return 1
+}
+
+expect_nomatch() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		say "    FAIL: $1: [$2] matches /$3/"
+		return 1
+	fi
+	return 0
+}
+
+expect_absent() {
+	if [ -e "$2" ]; then
+		say "    FAIL: $1: $2 exists"
+		return 1
+	fi
+	return 0
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# Runs one test function in a subshell with a fresh scratch dir $T.
+run_test() {
+	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
+	if (cd "$T" && "$1"); then
+		passed=$((passed + 1))
+		say "  ok    $1"
+	else
+		failed=$((failed + 1))
+		failures="$failures $1"
+		if [ -s "$T/stderr" ]; then
+			say "    the last box's stderr:"
+			head -n 20 "$T/stderr" | sed 's/^/      /'
+		fi
+		say "  FAIL  $1"
+	fi
+	rm -rf "$T"
+}
+
+# boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
+# box, with a run record in $T/rec.json: OUT, ERR, RC. Returns 1 (and says
+# so) when polexec refused (exit 125): the probes never ran, which is not
+# the same as a probe that failed; or when it did not end within BOX_SECS
+# (NET_BOX_SECS, default 60), after which timeout(1) kills it.
+boxsh() {
+	# into files, not a pipe: a process left behind holding the box's
+	# stdout must not hang the suite
+	timeout -k 5 "$BOX_SECS" "$POLEXEC" --record "$T/rec.json" "$@" \
+		>"$T/stdout" 2>"$T/stderr" </dev/null
+	RC=$?
+	OUT=$(cat "$T/stdout")
+	ERR=$(cat "$T/stderr")
+	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+		say "    FAIL: polexec did not end within $BOX_SECS s (killed)"
+		return 1
+	fi
+	if [ "$RC" -eq 125 ]; then
+		say "    FAIL: polexec refused (exit 125), the probes never ran:"
+		printf '%s\n' "$ERR" | sed 's/^/      /'
+		return 1
+	fi
+	return 0
+}
+
+# boxp [POLEXEC OPTIONS...] ARTIFACT -- PROBE...: each PROBE is a string
+# of netprobe arguments ("tcp 10.77.1.2 8080"); all run in one box, one
+# after another. Each prints "PROBE: RESULT"; read them with res.
+boxp() {
+	nopt=0
+	for a in "$@"; do
+		[ "$a" = -- ] && break
+		nopt=$((nopt + 1))
+	done
+	script=
+	i=0
+	for a in "$@"; do
+		i=$((i + 1))
+		[ $i -gt $((nopt + 1)) ] && script="$script '$BIN/netprobe' $a;"
+	done
+	# keep the options and the artifact: append them, drop the originals
+	i=0
+	for a in "$@"; do
+		[ $i -lt $nopt ] && set -- "$@" "$a"
+		i=$((i + 1))
+	done
+	shift $i
+	boxsh "$@" -- /bin/sh -c "$script"
+}
+
+# res PROBE [TEXT]: the result of PROBE in TEXT (default $OUT), the text
+# after "PROBE: "; empty when the probe printed nothing.
+res() {
+	printf '%s\n' "${2-$OUT}" |
+		awk -v l="$1: " 'index($0, l) == 1 { print substr($0, length(l) + 1); exit }'
+}
+
+# outside PROBE: the probe's result run here, outside any box.
+outside() {
+	res "$*" "$("$BIN/netprobe" "$@")"
+}
+
+# reached DESC PROBE TOKEN: PROBE printed the server's TOKEN.
+reached() {
+	expect "$1 ($2)" "$(res "$2")" "$3"
+}
+
+# blocked DESC PROBE: PROBE failed with an errno (a refused or dropped
+# connection, a timeout), and printed no server token.
+blocked() {
+	expect_match "$1 ($2)" "$(res "$2")" '^(errno=E[A-Z0-9]+|timeout|resolve failed)'
+}
+
+# rec FILTER: jq -r FILTER over the run record.
+rec() {
+	jq -r "$1" "$T/rec.json" 2>/dev/null
+}
+
+# record_blocked: the record's blocked destinations, one a line, sorted.
+record_blocked() {
+	rec '.layers.net.blocked[]?' | sort
+}
+
+# expect_filtered_record: the record says net filtered through nft+pasta.
+expect_filtered_record() {
+	jq -e . "$T/rec.json" >/dev/null 2>&1 ||
+		{ say "    FAIL: no run record (JSON) at $T/rec.json"; return 1; }
+	expect "record: net tier" "$(rec .layers.net.tier)" enforced &&
+		expect "record: net mode" "$(rec .layers.net.mode)" filtered &&
+		expect "record: egress" "$(rec .layers.net.egress)" nft+pasta &&
+		expect "record: blocked is a list" \
+			"$(rec '.layers.net.blocked | type')" array
+}
+
+# expect_in_blocked DEST...: each DEST ("ADDR:PORT/PROTO") is in the list.
+expect_in_blocked() {
+	list=$(record_blocked)
+	for d in "$@"; do
+		printf '%s\n' "$list" | grep -Fxq -- "$d" || {
+			say "    FAIL: record: $d is not among the blocked:" \
+				"[$(printf '%s' "$list" | tr '\n' ' ')]"
+			return 1
+		}
+	done
+}
+
+expect_not_in_blocked() {
+	list=$(record_blocked)
+	for d in "$@"; do
+		if printf '%s\n' "$list" | grep -Fxq -- "$d"; then
+			say "    FAIL: record: $d (allowed) is among the blocked"
+			return 1
+		fi
+	done
+}
+
+# pasta_pids: pasta and passt processes alive (not zombies) in this pid
+# namespace, which holds only what this script started.
+pasta_pids() {
+	for d in /proc/[0-9]*; do
+		c=$(cat "$d/comm" 2>/dev/null) || continue
+		case $c in
+		pasta* | passt*)
+			st=$(sed 's/.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f1)
+			[ "$st" != Z ] && [ -n "$st" ] && printf '%s\n' "${d#/proc/}"
+			;;
+		esac
+	done | sort
+}
+
+# no_new_pasta BEFORE: no pasta is alive that was not in BEFORE.
+no_new_pasta() {
+	new=$(pasta_pids | grep -Fxv -- "$(printf '%s\nnone' "$1")")
+	[ -z "$new" ] && return 0
+	say "    FAIL: pasta left behind: pid(s) $(printf '%s' "$new" | tr '\n' ' ')"
+	for p in $new; do
+		say "      $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+	done
+	return 1
+}
+
+# pasta_usable: pasta can run as this uid here. It opens /dev/net/tun in
+# the box's user namespace, where the node's owner (the real root) is not
+# mapped: only its mode bits for others count. Where they are not rw (some
+# machines make it 0600), no unprivileged pasta can work.
+pasta_usable() {
+	is_root || { [ -r /dev/net/tun ] && [ -w /dev/net/tun ]; }
+}
+
+# refused_without_pasta [POLEXEC OPTIONS...] ARTIFACT: where pasta cannot run, polexec must
+# refuse the artifact (exit 125, the command never runs) rather than run
+# the box without its network layer ("cannot certify").
+refused_without_pasta() {
+	say "    note: /dev/net/tun is $(stat -c %A /dev/net/tun 2>/dev/null ||
+		echo missing) here, pasta cannot run as $WHO_RUNS: checking" \
+		"that polexec refuses"
+	timeout -k 5 "$BOX_SECS" "$POLEXEC" "$@" -- /bin/sh -c \
+		"echo ran >'$T/canary'" >"$T/stdout" 2>"$T/stderr" </dev/null
+	expect "exit without pasta" "$?" 125 &&
+		expect_match "names what is missing" "$(cat "$T/stderr")" \
+			'[Pp]asta|tun' &&
+		expect_absent "the command never ran" "$T/canary"
+}
+
+# --- the tests -----------------------------------------------------------
+
+# The harness itself: the test hosts answer, from here, on every port the
+# tests use (the positive twin of every "blocked" below), and the only way
+# out of the outer namespace leads to h1.
+t_harness_test_hosts() {
+	expect "h1 tcp 8080" "$(outside tcp $H1 8080)" "h1:8080/tcp" &&
+		expect "h1 tcp 80" "$(outside tcp $H1 80)" "h1:80/tcp" &&
+		expect "h1 udp 5353" "$(outside udp $H1 5353)" "h1:5353/udp" &&
+		expect "h1 udp 5354" "$(outside udp $H1 5354)" "h1:5354/udp" &&
+		expect "h2 tcp 8080" "$(outside tcp $H2 8080)" "h2:8080/tcp" &&
+		expect "h2 udp 5353" "$(outside udp $H2 5353)" "h2:5353/udp" &&
+		expect "h3 tcp 8080" "$(outside tcp $H3 8080)" "h3:8080/tcp" &&
+		expect "h1 v6 tcp 8080" "$(outside tcp $H1_6 8080)" "h1:8080/tcp" &&
+		expect "h1 v6 tcp 80" "$(outside tcp $H1_6 80)" "h1:80/tcp" &&
+		expect "h2 v6 tcp 8080" "$(outside tcp $H2_6 8080)" "h2:8080/tcp" &&
+		expect "host loopback $LO_OK" "$(outside tcp 127.0.0.1 $LO_OK)" \
+			"lo:$LO_OK/tcp" &&
+		expect "host loopback $LO_NO" "$(outside tcp 127.0.0.1 $LO_NO)" \
+			"lo:$LO_NO/tcp" &&
+		expect "routes here" "$(outside routes)" \
+			"default4=yes default6=yes" || return 1
+	# a real address goes nowhere but to h1
+	expect_match "route to 192.0.2.1" "$(ip -4 route get 192.0.2.1)" \
+		"via $H1 dev nv1 " &&
+		expect_match "route to 2001:db8::1" \
+			"$(ip -6 route get 2001:db8::1)" "via $H1_6 dev nv1 " &&
+		expect_match "a real address is not answered" \
+			"$(outside tcp 192.0.2.1 80)" '^errno=E'
+}
+
+# net none (works before the egress backend): no route, and the host's
+# loopback is another namespace's.
+t_none_no_route_no_host_loopback() {
+	boxp "$ART/net_none.polbin" -- routes "tcp $H1 8080" \
+		"tcp 127.0.0.1 $LO_OK" "udp $H1 5353" || return 1
+	expect "routes in the box" "$(res routes)" \
+		"default4=no default6=no" &&
+		expect "h1 from the box" "$(res "tcp $H1 8080")" \
+			"errno=ENETUNREACH" &&
+		expect "udp h1 from the box" "$(res "udp $H1 5353")" \
+			"errno=ENETUNREACH" &&
+		expect "host loopback from the box" \
+			"$(res "tcp 127.0.0.1 $LO_OK")" "errno=ECONNREFUSED" &&
+		expect "record" "$(rec .layers.net.tier)" enforced || return 1
+	# twin: the box's own loopback works (a server in the box)
+	boxsh "$ART/net_none.polbin" -- /bin/sh -c \
+		"'$BIN/netserve' 127.0.0.1 3 box tcp:$LO_OK >/dev/null &
+		 sleep 0.3; '$BIN/netprobe' tcp 127.0.0.1 $LO_OK; kill \$!" ||
+		return 1
+	expect "the box's own loopback" "$OUT" \
+		"tcp 127.0.0.1 $LO_OK: box:$LO_OK/tcp"
+}
+
+# net none with `loopback 39201`: the listed host loopback port is
+# reachable at the box's own 127.0.0.1, another is not, and there is
+# still no route.
+t_none_loopback_listed_port() {
+	pasta_usable || { refused_without_pasta "$ART/loopback.polbin"; return; }
+	before=$(pasta_pids)
+	boxp "$ART/loopback.polbin" -- routes "tcp 127.0.0.1 $LO_OK" \
+		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" || return 1
+	reached "listed host loopback port" "tcp 127.0.0.1 $LO_OK" \
+		"lo:$LO_OK/tcp" &&
+		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
+		expect "routes in the box" "$(res routes)" \
+			"default4=no default6=no" &&
+		blocked "h1" "tcp $H1 8080" &&
+		no_new_pasta "$before"
+}
+
+# The main case: an allowed ip:port is reached (h1's token, so not the
+# host's loopback through a mapped gateway), the same host on another
+# port is blocked, and so is another host. The blocked ones are in the
+# record; the allowed one is not.
+t_filtered_allowed_reached_others_blocked() {
+	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
+	boxp "$ART/filtered.polbin" -- routes "tcp $H1 8080" "tcp $H1 80" \
+		"tcp $H2 8080" "tcp $H3 8080" || return 1
+	reached "allowed h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "h1, another port" "tcp $H1 80" &&
+		blocked "another host" "tcp $H2 8080" &&
+		blocked "a third host" "tcp $H3 8080" &&
+		expect "the box has a default route" "$(res routes)" \
+			"default4=yes default6=yes" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H1:80/tcp" "$H2:8080/tcp" "$H3:8080/tcp" &&
+		expect_not_in_blocked "$H1:8080/tcp"
+}
+
+t_filtered_udp_blocked_unless_listed() {
+	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
+	boxp "$ART/filtered.polbin" -- "udp $H1 5353" "udp $H1 5354" \
+		"udp $H2 5353" || return 1
+	reached "listed h1:5353 udp" "udp $H1 5353" "h1:5353/udp" &&
+		blocked "h1:5354 udp" "udp $H1 5354" &&
+		blocked "h2:5353 udp" "udp $H2 5353" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H1:5354/udp" "$H2:5353/udp" &&
+		expect_not_in_blocked "$H1:5353/udp" || return 1
+	# twin: a TCP allow does not open UDP on the same port
+	boxp "$ART/wide.polbin" -- "udp $H1 5353" "tcp $H1 8080" || return 1
+	blocked "udp under a tcp-only allow" "udp $H1 5353" &&
+		reached "tcp under it" "tcp $H1 8080" "h1:8080/tcp"
+}
+
+t_filtered_ipv6() {
+	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
+	boxp "$ART/filtered.polbin" -- "tcp $H1_6 8080" "tcp $H1_6 80" \
+		"tcp $H2_6 8080" || return 1
+	reached "allowed [h1]:8080" "tcp $H1_6 8080" "h1:8080/tcp" &&
+		blocked "[h1]:80" "tcp $H1_6 80" &&
+		blocked "[h2]:8080" "tcp $H2_6 8080" &&
+		expect_filtered_record &&
+		expect_in_blocked "[$H1_6]:80/tcp" "[$H2_6]:8080/tcp" &&
+		expect_not_in_blocked "[$H1_6]:8080/tcp"
+}
+
+t_filtered_deny_carved_out_of_allow() {
+	pasta_usable || { refused_without_pasta "$ART/wide.polbin"; return; }
+	boxp "$ART/wide.polbin" -- "tcp $H3 8080" "tcp $H1 8080" \
+		"tcp $H2 8080" "tcp $H3 80" || return 1
+	reached "h3 inside the allow" "tcp $H3 8080" "h3:8080/tcp" &&
+		reached "h1 inside the allow" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "h2 inside the deny" "tcp $H2 8080" &&
+		blocked "h3, a port outside the allow" "tcp $H3 80" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H2:8080/tcp" "$H3:80/tcp" &&
+		expect_not_in_blocked "$H3:8080/tcp"
+}
+
+# Names: pinned from the hosts file at start; the box's /etc/hosts holds
+# only the pinned names, its resolv.conf names no resolver.
+t_filtered_pinned_names() {
+	pasta_usable || { refused_without_pasta "$ART/names.polbin"; return; }
+	boxp "$ART/names.polbin" -- "resolve svc.test" "tcp svc.test 8080" \
+		"tcp svc6.test 8080" "resolve other.test" "tcp $H2 8080" \
+		"tcp svc.test 80" || return 1
+	reached "svc.test:8080" "tcp svc.test 8080" "h1:8080/tcp" &&
+		reached "svc6.test:8080 (IPv6)" "tcp svc6.test 8080" \
+			"h1:8080/tcp" &&
+		expect "svc.test resolves to h1" "$(res "resolve svc.test")" \
+			"$H1" &&
+		expect_match "other.test does not resolve" \
+			"$(res "resolve other.test")" \
+			'^(resolve failed|timeout)' &&
+		blocked "other.test's address" "tcp $H2 8080" &&
+		blocked "svc.test, another port" "tcp svc.test 80" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" || return 1
+	boxsh "$ART/names.polbin" -- /bin/sh -c \
+		'cat /etc/hosts; echo ---; cat /etc/resolv.conf 2>/dev/null' ||
+		return 1
+	hosts=$(printf '%s\n' "$OUT" | sed '/^---$/,$d')
+	resolv=$(printf '%s\n' "$OUT" | sed '1,/^---$/d')
+	expect_match "the box's hosts file" "$hosts" "^${H1}[[:space:]]+svc\.test" &&
+		expect_nomatch "other.test in the box's hosts file" "$hosts" \
+			'other\.test' &&
+		expect_nomatch "a resolver in the box" "$resolv" \
+			'^[[:space:]]*nameserver' || return 1
+	# twin: outside, the suite's hosts file resolves other.test
+	expect "other.test outside" "$(outside resolve other.test)" "$H2"
+}
+
+t_filtered_variable_entry() {
+	if ! pasta_usable; then
+		refused_without_pasta --var API=$H1 "$ART/var.polbin"
+		return
+	fi
+	boxp --var API=$H1 "$ART/var.polbin" -- "tcp $H1 8080" "tcp $H2 8080" ||
+		return 1
+	reached "\${API}=h1" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "h2 with API=h1" "tcp $H2 8080" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H2:8080/tcp" || return 1
+	# twin: bound to h2, the same artifact reaches h2 and not h1
+	boxp --var API=$H2 "$ART/var.polbin" -- "tcp $H2 8080" "tcp $H1 8080" ||
+		return 1
+	reached "\${API}=h2" "tcp $H2 8080" "h2:8080/tcp" &&
+		blocked "h1 with API=h2" "tcp $H1 8080" || return 1
+	# unbound: a refusal, and the command never runs
+	(unset API && OUT=$("$POLEXEC" "$ART/var.polbin" -- /bin/sh -c \
+		"echo ran >'$T/canary'" 2>"$T/stderr")
+	RC=$?
+	expect "unbound \${API}: exit" "$RC" 125 &&
+		expect_match "unbound: names it" "$(cat "$T/stderr")" 'API' &&
+		expect_absent "unbound: the command never ran" "$T/canary")
+}
+
+# The ways around the table are refused by the policy's seccomp filter;
+# ordinary sockets and NETLINK_ROUTE work in the same box.
+t_filtered_sockets_refused() {
+	pasta_usable || { refused_without_pasta "$ART/sockets.polbin"; return; }
+	boxp "$ART/sockets.polbin" -- raw raw6 packet "netlink 12" iouring \
+		"netlink 0" "tcp $H1 8080" "tcp $H1 80" || return 1
+	expect "raw socket" "$(res raw)" "errno=EACCES" &&
+		expect "raw6 socket" "$(res raw6)" "errno=EACCES" &&
+		expect "AF_PACKET" "$(res packet)" "errno=EACCES" &&
+		expect "NETLINK_NETFILTER" "$(res "netlink 12")" "errno=EACCES" &&
+		expect "io_uring_setup" "$(res iouring)" "errno=EACCES" &&
+		expect "NETLINK_ROUTE" "$(res "netlink 0")" "ok" &&
+		reached "tcp to the allowed h1:8080" "tcp $H1 8080" \
+			"h1:8080/tcp" &&
+		blocked "tcp h1:80" "tcp $H1 80" &&
+		expect_filtered_record || return 1
+	# twins: outside, no EACCES; with the capabilities of a namespace of
+	# its own, each socket is made
+	for p in raw raw6 packet "netlink 12" iouring; do
+		expect_nomatch "$p outside" "$(outside $p)" EACCES || return 1
+	done
+	for p in raw raw6 packet "netlink 12"; do
+		# shellcheck disable=SC2086
+		expect "$p in unshare -Urn" \
+			"$(res "$p" "$(unshare -Urn "$BIN/netprobe" $p)")" ok ||
+			return 1
+	done
+}
+
+# The box cannot take the table down: nft flush ruleset (run by the box,
+# in its own namespace) and a request to delete the table sent by hand
+# fail, and afterwards the blocked destination is still blocked, the
+# allowed one still reached, the evidence still kept.
+t_filtered_tamper_proof() {
+	nft=
+	[ -x /usr/sbin/nft ] && nft="/usr/sbin/nft flush ruleset </dev/null \
+		>/dev/null 2>&1; echo \"nft flush ruleset: exit \$?\";"
+	boxsh "$ART/filtered.polbin" -- /bin/sh -c "$nft
+		'$BIN/netprobe' nftdel inet polc;
+		'$BIN/netprobe' tcp $H1 80;
+		'$BIN/netprobe' tcp $H1 8080" || return 1
+	if [ -n "$nft" ]; then
+		expect_match "nft flush ruleset in the box" \
+			"$(res "nft flush ruleset")" '^exit [1-9]' || return 1
+	fi
+	expect_match "delete table inet polc in the box" \
+		"$(res "nftdel inet polc")" '^errno=E' &&
+		blocked "h1:80 after the attempts" "tcp $H1 80" &&
+		reached "h1:8080 after the attempts" "tcp $H1 8080" \
+			"h1:8080/tcp" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H1:80/tcp" || return 1
+	# twin: the same request deletes a table where the caller holds
+	# CAP_NET_ADMIN over the namespace (a fresh one of its own)
+	[ -x /usr/sbin/nft ] || return 0
+	expect "nftdel in unshare -Urn" "$(unshare -Urn /bin/sh -c \
+		"/usr/sbin/nft add table inet polc && '$BIN/netprobe' nftdel inet polc")" \
+		"nftdel inet polc: ok"
+}
+
+# Filtered with a loopback port: the listed host loopback port and the
+# allowed host, nothing else.
+t_filtered_loopback_port() {
+	pasta_usable || { refused_without_pasta "$ART/filtered-lo.polbin"; return; }
+	boxp "$ART/filtered-lo.polbin" -- "tcp 127.0.0.1 $LO_OK" \
+		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" "tcp $H1 80" || return 1
+	reached "listed host loopback port" "tcp 127.0.0.1 $LO_OK" \
+		"lo:$LO_OK/tcp" &&
+		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
+		reached "h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "h1:80" "tcp $H1 80" &&
+		expect_filtered_record
+}
+
+# polexec leaves no pasta behind: after a box exits, after it fails, and
+# after polexec is signalled. The twin: while a box runs, its pasta is
+# seen by the same check.
+t_no_pasta_left_behind() {
+	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
+	before=$(pasta_pids)
+	boxsh "$ART/filtered.polbin" -- /bin/true || return 1
+	expect "exit of /bin/true" "$RC" 0 && no_new_pasta "$before" ||
+		return 1
+	boxsh "$ART/filtered.polbin" -- /bin/sh -c 'exit 3' || return 1
+	expect "exit 3" "$RC" 3 && no_new_pasta "$before" || return 1
+	boxsh "$ART/loopback.polbin" -- /bin/true || return 1
+	no_new_pasta "$before" || return 1
+	"$POLEXEC" "$ART/filtered.polbin" -- /bin/sleep 10 \
+		>"$T/out" 2>"$T/err" &
+	pe=$!
+	i=0
+	seen=
+	while [ $i -lt 50 ]; do
+		seen=$(pasta_pids | grep -Fxv -- "$(printf '%s\nnone' "$before")")
+		[ -n "$seen" ] && break
+		kill -0 $pe 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$seen" ]; then
+		kill -KILL $pe 2>/dev/null
+		wait $pe
+		say "    FAIL: no pasta seen while a filtered box ran" \
+			"($(cat "$T/err"))"
+		return 1
+	fi
+	sleep 0.2
+	kill -TERM $pe
+	i=0
+	while [ $i -lt 50 ] && kill -0 $pe 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $pe 2>/dev/null; then
+		say "    FAIL: polexec did not end within 5 s of SIGTERM"
+		kill -KILL $pe
+	fi
+	wait $pe
+	expect "polexec after SIGTERM" "$?" 143 && no_new_pasta "$before"
+}
+
+TESTS="
+t_harness_test_hosts
+t_none_no_route_no_host_loopback
+t_none_loopback_listed_port
+t_filtered_allowed_reached_others_blocked
+t_filtered_udp_blocked_unless_listed
+t_filtered_ipv6
+t_filtered_deny_carved_out_of_allow
+t_filtered_pinned_names
+t_filtered_variable_entry
+t_filtered_sockets_refused
+t_filtered_tamper_proof
+t_filtered_loopback_port
+t_no_pasta_left_behind
+"
+
+run_all() {
+	say "--- net suite as $WHO_RUNS"
+	for t in ${NET_ONLY:-$TESTS}; do
+		run_test "$t"
+	done
+	rm -rf "$SCRATCH"
+}
+
+# --- setup -----------------------------------------------------------------
+
+# Binaries and artifacts in a temp dir every uid can read.
+setup_shared() {
+	SHARED=$(mktemp -d /tmp/polc-net.XXXXXX) || return 1
+	chmod 755 "$SHARED"
+	mkdir -p "$SHARED/bin" "$SHARED/art" || return 1
+	for f in polexec polc tests/net/netprobe tests/net/netserve; do
+		if [ ! -x "$B/$f" ]; then
+			say "net: $B/$f is missing: run make first"
+			return 1
+		fi
+		cp "$B/$f" "$SHARED/bin/" || return 1
+	done
+	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || return 1
+	for pol in "$HERE"/*.pol; do
+		name=$(basename "$pol" .pol)
+		if ! "$B/polc" build "$pol" -o "$SHARED/art/$name.polbin" \
+			>"$SHARED/art/$name.log" 2>&1; then
+			say "net: polc build $pol failed:"
+			cat "$SHARED/art/$name.log"
+		fi
+	done
+	chmod -R a+rX "$SHARED"
+}
+
+use_shared() {
+	BIN=$SHARED/bin
+	ART=$SHARED/art
+	POLEXEC=$BIN/polexec
+	SCRATCH=$(mktemp -d /tmp/polc-net-run.XXXXXX) || exit 2
+	chmod 755 "$SCRATCH"
+}
+
+# fatal MESSAGE: the harness could not be built; the suite fails.
+fatal() {
+	say "net: FATAL: $*"
+	say "net: 0 passed, 1 failed"
+	exit 1
+}
+
+# wait_ready FILE: a server printed "ready" into FILE (bounded: 5 s).
+wait_ready() {
+	i=0
+	while [ $i -lt 50 ]; do
+		grep -q '^ready$' "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+HOLDERS=
+SERVERS=
+
+cleanup_outer() {
+	for p in $SERVERS $HOLDERS; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
+	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
+}
+
+# In the outer namespaces, as root: lo, three test hosts, the default
+# routes to h1, the hosts and resolv.conf files, the servers.
+setup_outer() {
+	ip link set lo up || return 1
+	for n in 1 2 3; do
+		unshare --net /bin/sleep $((SERVER_SECS + 60)) &
+		h=$!
+		HOLDERS="$HOLDERS $h"
+		# the holder has made its namespace once it runs sleep
+		i=0
+		while [ $i -lt 50 ] && [ "$(readlink /proc/$h/ns/net)" = \
+			"$(readlink /proc/self/ns/net)" ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		[ "$(readlink /proc/$h/ns/net)" != "$(readlink /proc/self/ns/net)" ] ||
+			{ say "net: test host h$n has no namespace"; return 1; }
+		ip link add nv$n type veth peer name eth0 netns "$h" &&
+			ip addr add 10.77.$n.1/24 dev nv$n &&
+			ip -6 addr add fd77:$n::1/64 dev nv$n nodad &&
+			ip link set nv$n up &&
+			nsenter -t "$h" -n sh -c "ip link set lo up &&
+				ip addr add 10.77.$n.2/24 dev eth0 &&
+				ip -6 addr add fd77:$n::2/64 dev eth0 nodad &&
+				ip link set eth0 up" || return 1
+		eval "HOLDER_$n=$h"
+	done
+	ip route add default via $H1 dev nv1 &&
+		ip -6 route add default via $H1_6 dev nv1 || return 1
+	# routes as expected, or nothing runs: every address not ours is h1's
+	ip -4 route get 192.0.2.1 | grep -q "via $H1 dev nv1 " &&
+		ip -6 route get 2001:db8::1 | grep -q "via $H1_6 dev nv1 " ||
+		{ say "net: the outer namespace's routes are not the suite's"; return 1; }
+
+	# Names: the suite's own hosts file and a resolver that is h1 (no DNS
+	# server there), over the real ones, in this mount namespace only.
+	{
+		echo "127.0.0.1 localhost"
+		echo "::1 localhost"
+		echo "$H1 svc.test"
+		echo "$H1_6 svc6.test"
+		echo "$H2 other.test"
+	} >"$SHARED/hosts"
+	printf 'nameserver %s\noptions timeout:1 attempts:1\n' "$H1" \
+		>"$SHARED/resolv.conf"
+	chmod 644 "$SHARED/hosts" "$SHARED/resolv.conf"
+	mount --bind "$SHARED/hosts" /etc/hosts &&
+		mount --bind "$SHARED/resolv.conf" /etc/resolv.conf || return 1
+
+	start_server "$HOLDER_1" :: h1 tcp:8080 tcp:80 tcp:443 udp:5353 \
+		udp:5354 &&
+		start_server "$HOLDER_2" :: h2 tcp:8080 tcp:80 udp:5353 &&
+		start_server "$HOLDER_3" :: h3 tcp:8080 tcp:80 &&
+		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO
+}
+
+# start_server HOLDER|"" ADDR NAME SPEC...: netserve in a test host's
+# namespace (or here), bounded by SERVER_SECS.
+start_server() {
+	h=$1
+	addr=$2
+	shift 2
+	log=$SHARED/server-$1.log
+	if [ -n "$h" ]; then
+		nsenter -t "$h" -n "$SHARED/bin/netserve" "$addr" \
+			"$SERVER_SECS" "$@" >"$log" 2>&1 &
+	else
+		"$SHARED/bin/netserve" "$addr" "$SERVER_SECS" "$@" \
+			>"$log" 2>&1 &
+	fi
+	SERVERS="$SERVERS $!"
+	wait_ready "$log" ||
+		{ say "net: server $1 did not start: $(cat "$log")"; return 1; }
+}
+
+# --- main ------------------------------------------------------------------
+
+if [ -n "${NET_INNER:-}" ]; then
+	# The unprivileged pass, started by the root pass below, in the same
+	# outer namespaces.
+	SHARED=$NET_INNER
+	use_shared
+	run_all
+	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
+	say "net-pass: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
+if [ -z "${NET_OUTER:-}" ]; then
+	if ! is_root; then
+		say "net: this suite needs root (it builds a throwaway network"
+		say "net: namespace with test hosts; CI runs make check as root)"
+		say "net: 0 passed, 1 failed"
+		exit 1
+	fi
+	for tool in unshare nsenter ip setpriv jq mount; do
+		command -v $tool >/dev/null ||
+			fatal "$tool is missing (make deps installs it)"
+	done
+	mark=$(mktemp /tmp/polc-net-mark.XXXXXX) || fatal "mktemp"
+	rm -f "$mark"
+	trap 'rm -f "$mark"' EXIT
+	NET_OUTER=$mark unshare --net --mount --propagation private --pid \
+		--fork --mount-proc sh "$0" "$@"
+	rc=$?
+	if [ ! -e "$mark" ]; then
+		rm -f "$mark"
+		fatal "cannot make the outer namespaces" \
+			"(unshare --net --mount --pid exited $rc)"
+	fi
+	rm -f "$mark"
+	exit $rc
+fi
+
+# Here: root, pid 1 of the suite's own pid, mount and network namespaces.
+: >"$NET_OUTER"
+trap cleanup_outer EXIT
+trap 'exit 130' INT TERM
+[ "$(cat /proc/sys/net/ipv4/ip_forward)" = 0 ] ||
+	fatal "the fresh network namespace forwards packets"
+[ "$(ip -o link | grep -cv ' lo:')" = 0 ] ||
+	fatal "the outer network namespace is not a fresh one"
+setup_shared || fatal "cannot copy the binaries and build the policies"
+setup_outer || fatal "cannot build the test hosts"
+use_shared
+run_all
+[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	env NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"} \
+	sh "$SHARED/bin/run.sh" >"$SHARED/inner.log" 2>&1
+cat "$SHARED/inner.log"
+line=$(grep '^net-pass: ' "$SHARED/inner.log" | tail -n 1)
+if [ -z "$line" ]; then
+	say "net: the uid 65534 pass did not finish"
+	failed=$((failed + 1))
+else
+	set -- $line
+	passed=$((passed + $2))
+	failed=$((failed + $4))
+fi
+say "net: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
