@@ -280,6 +280,28 @@ refused_without_pasta() {
 
 # --- the tests -----------------------------------------------------------
 
+# A caller who may not open /dev/net/tun (a 0600 node, as on a machine
+# without udev) gets a refusal naming the device, and the command never
+# runs; twin: root, for whom the same node is usable, runs the box.
+t_unprivileged_needs_tun() {
+	is_root || return 0 # the root pass checks it for both
+	mkdir "$T/dev" && chmod 755 "$T" "$T/dev" &&
+		mknod -m 600 "$T/dev/tun" c 10 200 || return 1
+	unshare --mount --propagation private /bin/sh -c "
+		mount --bind '$T/dev/tun' /dev/net/tun &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			'$POLEXEC' '$ART/filtered.polbin' -- /bin/sh -c \
+			'echo ran >$T/canary' 2>'$T/stderr'
+		echo \$? >'$T/rc'
+		'$POLEXEC' '$ART/filtered.polbin' -- /bin/true
+		echo \$? >'$T/rc-root'" </dev/null >/dev/null 2>&1
+	expect "uid 65534 with a 0600 tun: exit" "$(cat "$T/rc")" 125 &&
+		expect_match "names the device" "$(cat "$T/stderr")" \
+			'/dev/net/tun' &&
+		expect_absent "the command never ran" "$T/canary" &&
+		expect "root with the same node: exit" "$(cat "$T/rc-root")" 0
+}
+
 # The harness itself: the test hosts answer, from here, on every port the
 # tests use (the positive twin of every "blocked" below), and the only way
 # out of the outer namespace leads to h1.
@@ -602,6 +624,7 @@ t_filtered_sockets_refused
 t_filtered_tamper_proof
 t_filtered_loopback_port
 t_no_pasta_left_behind
+t_unprivileged_needs_tun
 "
 
 run_all() {
@@ -671,6 +694,10 @@ cleanup_outer() {
 	for p in $SERVERS $HOLDERS; do
 		kill -KILL "$p" 2>/dev/null
 	done
+	if [ -n "${SHARED:-}" ] && [ -e "$SHARED/dev" ]; then
+		umount /dev/net/tun 2>/dev/null
+		umount "$SHARED/dev" 2>/dev/null
+	fi
 	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
 	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
 }
@@ -679,6 +706,16 @@ cleanup_outer() {
 # routes to h1, the hosts and resolv.conf files, the servers.
 setup_outer() {
 	ip link set lo up || return 1
+	# pasta opens /dev/net/tun as the caller. Where the node is 0600 (no
+	# udev), give this mount namespace alone a 0666 one, as udev would, so
+	# the uid 65534 pass runs the tests instead of only the refusal
+	# (t_unprivileged_needs_tun checks that refusal on a 0600 node).
+	if [ "$(stat -c %a /dev/net/tun 2>/dev/null)" != 666 ]; then
+		mkdir -p "$SHARED/dev" &&
+			mount -t tmpfs -o mode=755,size=4k polc-tun "$SHARED/dev" &&
+			mknod -m 666 "$SHARED/dev/tun" c 10 200 &&
+			mount --bind "$SHARED/dev/tun" /dev/net/tun || return 1
+	fi
 	for n in 1 2 3; do
 		unshare --net /bin/sleep $((SERVER_SECS + 60)) &
 		h=$!
