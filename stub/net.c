@@ -73,7 +73,8 @@ static struct {
 	pid_t pasta_pid;
 	char **blocked;
 	uint32_t nblocked;
-	int blocked_read; /* -1 failed, 1 read */
+	int blocked_read;      /* -1 failed, 1 read */
+	uint32_t full4, full6; /* elements read from blocked4, blocked6 */
 	char *record;
 } N = {.userfd = -1, .netfd = -1, .nlfd = -1, .blocked_read = 0};
 
@@ -330,7 +331,7 @@ static void make_pair(void)
 		if (errno != EINTR)
 			die_with_error("net: waitpid(helper)");
 	if (die_child_failure())
-		die("%s", die_child_failure());
+		die_child_said();
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || N.netfd < 0)
 		die("net: the namespace helper failed (status 0x%x)", status);
 	boxns_premade(N.userfd, N.netfd);
@@ -407,6 +408,10 @@ static void add_blocked(const uint8_t *key, void *arg)
 	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
 	char **nb;
 
+	if (v6)
+		N.full6++;
+	else
+		N.full4++;
 	inet_ntop(v6 ? AF_INET6 : AF_INET, key, a, sizeof(a));
 	snprintf(line, sizeof(line), "%s%s%s:%u/%s", v6 ? "[" : "", a,
 		 v6 ? "]" : "", (unsigned)port[0] << 8 | port[1],
@@ -521,7 +526,12 @@ const char *net_record(int refused)
 	cat(&N.record, &len, ",\"blocked\":[");
 	for (i = 0; i < N.nblocked; i++)
 		cat(&N.record, &len, i ? ",\"%s\"" : "\"%s\"", N.blocked[i]);
-	cat(&N.record, &len, "],\"blocked_read\":%s",
-	    N.blocked_read == 1 ? "true" : "false");
+	/* A full evidence set takes no more: the list may then be short. */
+	cat(&N.record, &len, "],\"blocked_read\":%s,\"blocked_complete\":%s",
+	    N.blocked_read == 1 ? "true" : "false",
+	    N.blocked_read == 1 && N.full4 < POLBIN_NFT_BLOCKED_SIZE &&
+		    N.full6 < POLBIN_NFT_BLOCKED_SIZE
+		? "true"
+		: "false");
 	return N.record;
 }

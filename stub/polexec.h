@@ -76,6 +76,9 @@ void die_set_hook(void (*hook)(const char *msg));
 /* In the parent, after clone() returned: why the child died before
  * execve, or NULL when it did not. */
 const char *die_child_failure(void);
+/* As die() with die_child_failure()'s message, which the child printed
+ * already: the refusal is recorded, nothing printed twice. */
+_Noreturn void die_child_said(void);
 
 void *xcalloc(size_t n, size_t size);
 char *xstrndup(const char *s, size_t n);

@@ -41,7 +41,7 @@ void die_set_hook(void (*hook)(const char *msg))
 	die_hook_pid = getpid();
 }
 
-static _Noreturn void die_msg(const char *msg)
+static _Noreturn void die_msg_print(const char *msg, int print)
 {
 	/* One write, so concurrent output never splits the line. */
 	char line[1200];
@@ -49,12 +49,14 @@ static _Noreturn void die_msg(const char *msg)
 
 	if (n < 0)
 		_exit(POLEXEC_EXIT_REFUSED);
+	if (!print)
+		n = 0;
 	if ((size_t)n >= sizeof(line)) {
 		n = sizeof(line) - 1;
 		line[n - 1] = '\n';
 	}
 	/* Nothing useful to do if stderr is gone: the exit code still says. */
-	if (write(STDERR_FILENO, line, (size_t)n) < 0)
+	if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
 		errno = 0;
 	if (die_hook_pid && getpid() != die_hook_pid && !child_failed) {
 		snprintf(child_failure, sizeof(child_failure), "%s", msg);
@@ -67,6 +69,16 @@ static _Noreturn void die_msg(const char *msg)
 		hook(msg);
 	}
 	_exit(POLEXEC_EXIT_REFUSED);
+}
+
+static _Noreturn void die_msg(const char *msg)
+{
+	die_msg_print(msg, 1);
+}
+
+_Noreturn void die_child_said(void)
+{
+	die_msg_print(child_failed ? child_failure : "a child failed", 0);
 }
 
 _Noreturn void die(const char *fmt, ...)

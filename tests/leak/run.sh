@@ -484,6 +484,47 @@ t_unimplemented_layers_refused() {
 }
 
 
+# Crafted NET and NFT sections: each is refused before anything runs, with
+# a message naming the defect; the last has sound framing, so it reaches
+# the kernel, which refuses the table, and the refusal names the message.
+# (A uid that may not open /dev/net/tun is refused before that, naming
+# the device.) The positive twins are the egress suite's (tests/net),
+# which runs sound artifacts in a throwaway network namespace.
+t_hostile_net_sections_refused() {
+	m=$BIN/mkpolbin
+	le() { python3 -c "import struct,sys; print(struct.pack(sys.argv[1], *map(int, sys.argv[2:])).hex())" "$@"; }
+	filt=$(le '<6I' 2 1 0 0 0 0)
+	none_lo=$(le '<6I2H' 2 0 1 0 0 0 0 80)
+	lo_unsorted=$(le '<6I4H' 2 0 2 0 0 0 90 90 80 80)
+	rt_bad=$(le '<6I' 2 1 0 1 0 0)$(le '<BBHHH' 1 6 443 443 4)414243ff
+	short=$(le '<IHHII' 12 2560 1025 0 0)
+	nfttype=$(le '<IHHII' 20 2561 1025 0 0)01000000
+	newtable=$(le '<IHHII' 20 2560 1025 0 0)01000000
+	$m build "$T/f-nonft" --raw 8:1:$filt &&
+		$m build "$T/n-port0" --raw 8:1:$none_lo &&
+		$m build "$T/n-unsorted" --raw 8:1:$lo_unsorted &&
+		$m build "$T/f-rtbad" --raw 8:1:$rt_bad --raw 5:1:$newtable &&
+		$m build "$T/f-short" --raw 8:1:$filt --raw 5:1:$short &&
+		$m build "$T/f-type" --raw 8:1:$filt --raw 5:1:$nfttype &&
+		$m build "$T/f-kernel" --raw 8:1:$filt --raw 5:1:$newtable ||
+		return 1
+	refused "filtered without nft" "$T/f-nonft" \
+		'mode filtered without its NFT section' &&
+		refused "loopback port 0" "$T/n-port0" 'loopback ports not sorted' &&
+		refused "loopback unsorted" "$T/n-unsorted" \
+			'loopback ports not sorted' &&
+		refused "runtime name" "$T/f-rtbad" 'runtime entry 0: bad name' &&
+		refused "short message" "$T/f-short" 'nft: message 0' &&
+		refused "not a nf_tables message" "$T/f-type" \
+			'nft: message 0 \(\?\): flags|nft: message 0: type' &&
+		if [ "$(id -u)" != 0 ] && ! [ -r /dev/net/tun -a -w /dev/net/tun ]; then
+			refused "no tun" "$T/f-kernel" 'needs /dev/net/tun'
+		else
+			refused "kernel refuses" "$T/f-kernel" \
+				'the kernel refused message 1 \(NEWTABLE\)'
+		fi
+}
+
 t_hostile_sections_refused() {
 	m=$BIN/mkpolbin
 	big=$(printf '0600000000000000%.0s' $(seq 4097))
@@ -1869,6 +1910,7 @@ t_intact_artifact_runs_canary
 t_corrupt_artifact_never_runs
 t_unknown_critical_section_refused
 t_unimplemented_layers_refused
+t_hostile_net_sections_refused
 t_hostile_sections_refused
 t_no_syscalls_block_records_seccomp_enforced
 t_net_none_private_loopback
