@@ -549,6 +549,23 @@ t_filtered_tamper_proof() {
 		"nftdel inet polc: ok"
 }
 
+# pasta (comm "pasta" or "passt.avx2": prefix "pas") sits in the box's user namespace with sockets in the caller's
+# network: a box that could ptrace it would leave the table behind. It
+# cannot: pasta keeps capabilities in that namespace that the box has
+# dropped. Twin: the same probe attaches to a process of the box's own.
+t_filtered_box_cannot_ptrace_pasta() {
+	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
+	boxsh "$ART/filtered.polbin" -- /bin/sh -c "
+		'$BIN/netprobe' ptrace pas
+		/bin/sleep 3 & echo \"sleep: \$!\"
+		'$BIN/netprobe' ptrace \$!; kill \$!" ||
+		return 1
+	expect "ptrace pasta from the box" "$(res "ptrace pas")" \
+		"errno=EPERM" &&
+		expect "ptrace the box's own sleep" \
+			"$(res "ptrace $(res sleep)")" ok
+}
+
 # Filtered with a loopback port: the listed host loopback port and the
 # allowed host, nothing else.
 t_filtered_loopback_port() {
@@ -622,6 +639,7 @@ t_filtered_pinned_names
 t_filtered_variable_entry
 t_filtered_sockets_refused
 t_filtered_tamper_proof
+t_filtered_box_cannot_ptrace_pasta
 t_filtered_loopback_port
 t_no_pasta_left_behind
 t_unprivileged_needs_tun

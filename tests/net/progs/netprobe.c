@@ -17,6 +17,10 @@
 //   iouring            io_uring_setup(1, params)
 //   routes             "routes: default4=yes|no default6=yes|no", from
 //                      /proc/net/route and /proc/net/ipv6_route
+//   ptrace WHO         PTRACE_ATTACH to WHO: a pid, or the first process
+//                      of our real uid whose comm starts with WHO (not
+//                      this one): "ptrace WHO: ok" (then detached) or the
+//                      errno; "none" when no such process is visible
 //   nftdel FAM TABLE   an nf_tables batch deleting table TABLE of family
 //                      FAM (inet, ip, ip6): the box's attempt on its own
 //                      egress table. Deliberately no "every table" form:
@@ -39,7 +43,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <dirent.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TIMEOUT_MS 1500
@@ -329,6 +336,70 @@ static int usage(void)
 	return 2;
 }
 
+static int attach(pid_t pid)
+{
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) < 0)
+		return fail_errno(errno);
+	waitpid(pid, NULL, __WALL);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	printf("%s: ok\n", what);
+	return 0;
+}
+
+/* The real uid of pid (its status file), or -1. */
+static long real_uid(long pid)
+{
+	char path[64], line[256];
+	long uid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "Uid:", 4) == 0)
+			uid = strtol(line + 4, NULL, 10);
+	fclose(f);
+	return uid;
+}
+
+static int probe_ptrace(const char *who)
+{
+	char *end;
+	long want = strtol(who, &end, 10);
+	DIR *d;
+	struct dirent *e;
+
+	if (*who && !*end)
+		return attach((pid_t)want);
+	d = opendir("/proc");
+	if (!d)
+		return fail_errno(errno);
+	while ((e = readdir(d))) {
+		char path[300], c[64] = "";
+		long pid = strtol(e->d_name, NULL, 10);
+		FILE *f;
+
+		if (pid <= 0 || pid == getpid() || real_uid(pid) != (long)getuid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(c, sizeof(c), f))
+			c[0] = '\0';
+		fclose(f);
+		if (strncmp(c, who, strlen(who)) != 0)
+			continue;
+		closedir(d);
+		return attach((pid_t)pid);
+	}
+	closedir(d);
+	printf("%s: none\n", what);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -366,6 +437,8 @@ int main(int argc, char **argv)
 		return probe_iouring();
 	if (strcmp(c, "routes") == 0 && argc == 2)
 		return probe_routes();
+	if (strcmp(c, "ptrace") == 0 && argc == 3)
+		return probe_ptrace(argv[2]);
 	if (strcmp(c, "nftdel") == 0 && argc == 4)
 		return probe_nftdel(argv[2], argv[3]);
 	return usage();
