@@ -108,8 +108,8 @@ enum polbin_meta_key {
  *
  * NFT (POLBIN_SEC_NFT, critical), present iff the NET mode is FILTERED, at
  * most POLBIN_NET_MAX_NFT bytes: nfnetlink messages of subsystem
- *                   NFNL_SUBSYS_NFTABLES (NEWTABLE, NEWCHAIN, NEWSET, NEWSETELEM, NEWRULE), each
- *                   NLMSG_ALIGNed, nlmsg_seq 0, nlmsg_pid 0, flags
+ *                   NFNL_SUBSYS_NFTABLES (NEWTABLE, NEWCHAIN, NEWSET,
+ * NEWSETELEM, NEWRULE), each NLMSG_ALIGNed, nlmsg_seq 0, nlmsg_pid 0, flags
  *                   NLM_F_REQUEST | NLM_F_CREATE (| NLM_F_APPEND for rules),
  *                   without batch begin/end: polexec wraps them in one batch
  *                   with its own sequence numbers, NLM_F_ACK on each, and
@@ -138,15 +138,15 @@ enum polbin_meta_key {
  *         icmpx admin-prohibited (so the box fails at once instead of
  *         retrying a dropped SYN); anything else: drop.
  */
-#define POLBIN_NET_VERSION	 2
-#define POLBIN_NET_HEADER_LEN	 24
-#define POLBIN_NET_MAX_LOOPBACK	 64
-#define POLBIN_NET_MAX_RUNTIME	 256
-#define POLBIN_NET_MAX_NFT	 (4u << 20)
-#define POLBIN_NFT_TABLE	 "polc"
-#define POLBIN_NFT_BLOCKED_SIZE	 1024
-#define POLBIN_NFT_KEY4_LEN	 12
-#define POLBIN_NFT_KEY6_LEN	 24
+#define POLBIN_NET_VERSION	2
+#define POLBIN_NET_HEADER_LEN	24
+#define POLBIN_NET_MAX_LOOPBACK 64
+#define POLBIN_NET_MAX_RUNTIME	256
+#define POLBIN_NET_MAX_NFT	(4u << 20)
+#define POLBIN_NFT_TABLE	"polc"
+#define POLBIN_NFT_BLOCKED_SIZE 1024
+#define POLBIN_NFT_KEY4_LEN	12
+#define POLBIN_NFT_KEY6_LEN	24
 
 enum polbin_net_mode {
 	POLBIN_NET_NONE = 0,

@@ -3,8 +3,8 @@
 // netprobe: one network probe per run, for the net suite. Prints one line
 // "PROBE: RESULT", PROBE being its arguments joined by spaces ("tcp
 // 10.77.1.2 8080: h1:8080/tcp"), so the lines of several probes run one
-// after another say which is which. Exits 0 on success, 1 on refusal or failure (the
-// result then names the errno, e.g. "tcp: errno=EPERM"), 2 on bad usage.
+// after another say which is which. Exits 0 on success, 1 on refusal or failure
+// (the result then names the errno, e.g. "tcp: errno=EPERM"), 2 on bad usage.
 //
 //   tcp HOST PORT      connect (1.5 s timeout), print the line the server
 //                      sends
@@ -180,9 +180,12 @@ static int probe_resolve(const char *name)
 	int n = 0;
 	for (struct addrinfo *ai = res; ai && n < 64; ai = ai->ai_next) {
 		char s[INET6_ADDRSTRLEN];
-		const void *a = ai->ai_family == AF_INET ?
-			(const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr :
-			(const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+		const void *a =
+		    ai->ai_family == AF_INET
+			? (const void *)&((struct sockaddr_in *)ai->ai_addr)
+			      ->sin_addr
+			: (const void *)&((struct sockaddr_in6 *)ai->ai_addr)
+			      ->sin6_addr;
 		if (!inet_ntop(ai->ai_family, a, s, sizeof(s)))
 			continue;
 		addrs[n++] = strdup(s);
@@ -232,11 +235,13 @@ static const char *has_default(const char *path, int v6)
 		char a[64], b[64], c[64], d[64], e[64], g[64], h[64], m[64];
 		if (v6) {
 			if (sscanf(line, "%63s %63s", a, b) == 2 &&
-			    strcmp(a, "00000000000000000000000000000000") == 0 &&
+			    strcmp(a, "00000000000000000000000000000000") ==
+				0 &&
 			    strcmp(b, "00") == 0 && !strstr(line, " lo\n"))
 				found = 1;
-		} else if (sscanf(line, "%63s %63s %63s %63s %63s %63s %63s %63s",
-				  a, b, c, d, e, g, h, m) == 8 &&
+		} else if (sscanf(line,
+				  "%63s %63s %63s %63s %63s %63s %63s %63s", a,
+				  b, c, d, e, g, h, m) == 8 &&
 			   strcmp(b, "00000000") == 0 &&
 			   strcmp(m, "00000000") == 0) {
 			found = 1;
@@ -268,13 +273,14 @@ static void put_msg(char *buf, size_t *off, int type, int flags, int seq,
 	g->version = NFNETLINK_V0;
 	g->res_id = htons((unsigned short)res_id);
 	if (name) {
-		struct nlattr *na = (struct nlattr *)(buf + *off +
-						      NLMSG_ALIGN(nh->nlmsg_len));
+		struct nlattr *na =
+		    (struct nlattr *)(buf + *off + NLMSG_ALIGN(nh->nlmsg_len));
 		size_t nl = strlen(name) + 1;
 		na->nla_type = NFTA_TABLE_NAME;
 		na->nla_len = (unsigned short)(NLA_HDRLEN + nl);
 		memcpy((char *)na + NLA_HDRLEN, name, nl);
-		nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(na->nla_len);
+		nh->nlmsg_len =
+		    NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(na->nla_len);
 	}
 	*off += NLMSG_ALIGN(nh->nlmsg_len);
 }
@@ -301,8 +307,8 @@ static int probe_nftdel(const char *fam, const char *table)
 		NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES, NULL);
 	put_msg(buf, &off, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_DELTABLE,
 		NLM_F_REQUEST | NLM_F_ACK, 2, family, 0, table);
-	put_msg(buf, &off, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 3,
-		NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES, NULL);
+	put_msg(buf, &off, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 3, NFPROTO_UNSPEC,
+		NFNL_SUBSYS_NFTABLES, NULL);
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	if (sendto(fd, buf, off, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return fail_errno(errno);
@@ -381,7 +387,8 @@ static int probe_ptrace(const char *who)
 		long pid = strtol(e->d_name, NULL, 10);
 		FILE *f;
 
-		if (pid <= 0 || pid == getpid() || real_uid(pid) != (long)getuid())
+		if (pid <= 0 || pid == getpid() ||
+		    real_uid(pid) != (long)getuid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
 		f = fopen(path, "r");

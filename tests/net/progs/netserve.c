@@ -35,8 +35,8 @@ static void on_alarm(int sig)
 	_exit(0);
 }
 
-static int parse_addr(const char *s, unsigned port,
-		      struct sockaddr_storage *ss, socklen_t *len)
+static int parse_addr(const char *s, unsigned port, struct sockaddr_storage *ss,
+		      socklen_t *len)
 {
 	memset(ss, 0, sizeof(*ss));
 	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
@@ -135,15 +135,16 @@ int main(int argc, char **argv)
 			if (!(pfd[i].revents & POLLIN))
 				continue;
 			char msg[128];
-			int mlen = snprintf(msg, sizeof(msg), "%s:%u/%s\n", name,
-					    ls[i].port, ls[i].udp ? "udp" : "tcp");
+			int mlen =
+			    snprintf(msg, sizeof(msg), "%s:%u/%s\n", name,
+				     ls[i].port, ls[i].udp ? "udp" : "tcp");
 			if (ls[i].udp) {
 				char buf[512];
 				struct sockaddr_storage from;
 				socklen_t flen = sizeof(from);
-				ssize_t r = recvfrom(ls[i].fd, buf, sizeof(buf),
-						     MSG_DONTWAIT,
-						     (struct sockaddr *)&from, &flen);
+				ssize_t r = recvfrom(
+				    ls[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
+				    (struct sockaddr *)&from, &flen);
 				if (r >= 0)
 					sendto(ls[i].fd, msg, (size_t)mlen, 0,
 					       (struct sockaddr *)&from, flen);
