@@ -174,7 +174,8 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    $(B)/fuzz/work-polbin tests/fuzz/corpus-polbin \
 	    >$(B)/fuzz/fuzz-polbin.log 2>&1
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_stub $(FUZZ_OPTS) \
-	    $(FUZZ_EXPLORE) -artifact_prefix=$(B)/fuzz/findings/stub- \
+	    $(FUZZ_EXPLORE) -dict=tests/fuzz/stub.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/stub- \
 	    $(B)/fuzz/work-stub tests/fuzz/corpus-stub \
 	    >$(B)/fuzz/fuzz-stub.log 2>&1
 	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \
