@@ -515,7 +515,7 @@ static void decode_landlock(struct policy *p)
 	l->present = 1;
 }
 
-/* A runtime entry's name: a host name, or ${NAME} (util.c's checks). */
+/* A runtime entry's name: a host name, or ${NAME} (names.c's checks). */
 static int valid_rt_name(uint8_t kind, const char *n, size_t len)
 {
 	if (kind == POLBIN_NET_RT_NAME)
@@ -641,10 +641,16 @@ static void decode_net(struct policy *p)
 	ns->present = 1;
 }
 
-void artifact_load(const char *path, struct policy *p)
+/*
+ * Phases 2 and 3 over bytes already in memory; `path` only names the
+ * artifact in refusals. p keeps buf: the NFT messages point into it.
+ */
+void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
+		     size_t len)
 {
 	memset(p, 0, sizeof(*p));
-	read_file(path, p);
+	p->buf = buf;
+	p->len = len;
 	parse_container(path, p);
 	decode_meta(p);
 	decode_seccomp(p);
@@ -652,6 +658,13 @@ void artifact_load(const char *path, struct policy *p)
 	decode_landlock(p);
 	limits_decode(p);
 	decode_net(p);
+}
+
+void artifact_load(const char *path, struct policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	read_file(path, p);
+	artifact_decode(path, p, p->buf, p->len);
 }
 
 /* For --doctor (tiers.c): does this polexec enforce a section type? */

@@ -21,7 +21,8 @@
  *   doctor.c    --doctor: kernel features found
  *   tiers.c     --doctor: cgroup, rlimit and pasta probes, and what an
  *               artifact needs
- *   util.c      die() family and small helpers
+ *   util.c      die() family
+ *   names.c     checked allocation, name checks
  *
  * Exit codes: the command's own status, 128+N when it was killed by signal
  * N, 126 when it could not be executed, 127 when it was not found, and 125
@@ -59,7 +60,7 @@
 #define POLEXEC_MAX_NET_ADDRS 64	  /* addresses pinned per net entry */
 #define POLEXEC_MAX_NFT_MSGS  65536	  /* messages in the NFT section */
 
-/* --- util.c: the die() family (bubblewrap style) and helpers --- */
+/* --- util.c: the die() family (bubblewrap style); names.c: helpers --- */
 
 /* Prints "polexec: MSG" and exits 125 through _exit. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -194,6 +195,13 @@ struct policy {
 
 /* Reads and validates `path`; dies with the reason on any defect. */
 void artifact_load(const char *path, struct policy *p);
+/*
+ * The same checks over buf[0..len) (artifact_load after reading the file;
+ * the fuzz harness tests/fuzz/fuzz_stub.c). p->buf becomes buf; `path`
+ * names the artifact in refusals.
+ */
+void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
+		     size_t len);
 /* Does this polexec enforce sections of this type? */
 int artifact_implements(uint32_t type);
 

@@ -6,6 +6,7 @@
 
 POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
                 stub/landlock.c stub/record.c stub/doctor.c stub/util.c \
+                stub/names.c \
                 stub/limits.c stub/limits_cgfs.c stub/limits_cgroup.c \
                 stub/limits_rlimit.c stub/limits_run.c stub/limits_record.c \
                 stub/limits_doctor.c stub/secrets.c stub/boxns.c stub/tiers.c \

@@ -1,8 +1,9 @@
-# libFuzzer harnesses for the policy front end (fuzz_policy) and the
-# artifact readers (fuzz_polbin). Included from tests/tests.mk; uses B,
-# VERSION and $(B)/polc from the top Makefile.
+# libFuzzer harnesses for the policy front end (fuzz_policy), the
+# artifact readers of polc (fuzz_polbin) and polexec's artifact decoder
+# (fuzz_stub). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
+# from the top Makefile.
 #
-#   make fuzz-build    build both harnesses (clang, ASan + UBSan + libFuzzer)
+#   make fuzz-build    build the harnesses (clang, ASan + UBSan + libFuzzer)
 #   make fuzz-replay   run each harness once over its seeds, the broken
 #                      policies and the saved crashes; no exploration, a few
 #                      seconds. `make check`'s ASan/UBSan gate.
@@ -43,7 +44,14 @@ FUZZ_LIB_SRCS := $(wildcard lang/*.c) \
 FUZZ_GEN_SRCS := $(B)/lang/parser.c $(B)/lang/lexer.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \
 	$(patsubst $(B)/%.c,$(B)/fuzz/gen/%.o,$(FUZZ_GEN_SRCS))
-FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin
+# fuzz_stub: polexec's decoder, from the stub's own sources (glibc, not
+# musl), without util.c's die() and polexec.c's main(): the harness brings
+# a die() that returns to it. calloc and free are wrapped so that the
+# harness frees what a refusal leaves allocated (see fuzz_stub.c).
+FUZZ_STUB_SRCS := $(filter-out stub/util.c stub/polexec.c,$(wildcard stub/*.c))
+FUZZ_STUB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_STUB_SRCS)) \
+	$(B)/fuzz/artifact/polbin_read.o $(B)/fuzz/artifact/sha256.o
+FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin $(B)/fuzz/fuzz_stub
 
 $(B)/fuzz/%.o: %.c $(B)/lang/parser.h
 	@mkdir -p $(dir $@)
@@ -59,6 +67,10 @@ $(B)/fuzz/fuzz_policy: $(B)/fuzz/tests/fuzz/fuzz_policy.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
 $(B)/fuzz/fuzz_polbin: $(B)/fuzz/tests/fuzz/fuzz_polbin.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
+$(B)/fuzz/tests/fuzz/fuzz_stub.o: FUZZ_CFLAGS += -Istub
+$(B)/fuzz/fuzz_stub: $(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer \
+	    -Wl,--wrap=calloc,--wrap=free $^ -o $@
 
 # Seed artifacts: the seed policies compiled by the polc of this tree, when
 # it is built (`make check` builds it first). Generated on every run, never
@@ -72,6 +84,22 @@ FUZZ_SEEDS_CMD = mkdir -p tests/fuzz/corpus-polbin; \
 	            >/dev/null 2>&1 || echo "fuzz: polc refused seed $$p"; \
 	    done; \
 	else echo "fuzz: no $(B)/polc, polbin seeds not refreshed"; fi
+
+# fuzz_stub's seeds: every policy polc compiles for the suites, and the
+# net none/filtered ones of tests/fuzz/corpus-stub-policy/. Generated the
+# same way into tests/fuzz/corpus-stub/ (*.polbin, not committed); the
+# minimized corpus kept there (files named by their SHA-1) is.
+FUZZ_STUB_SEED_POLICIES := $(wildcard examples/*.pol tests/leak/*.pol \
+	tests/fuzz/corpus-stub-policy/*.pol) $(FUZZ_SEED_POLICIES)
+FUZZ_STUB_SEEDS_CMD = mkdir -p tests/fuzz/corpus-stub; \
+	if [ -x $(B)/polc ]; then \
+	    for p in $(FUZZ_STUB_SEED_POLICIES); do \
+	        d=$$(basename $$(dirname $$p)); \
+	        $(B)/polc build -I tests/bad-policies/frag $$p \
+	            -o tests/fuzz/corpus-stub/$$d-$$(basename $$p .pol).polbin \
+	            >/dev/null 2>&1 || echo "fuzz: polc refused seed $$p"; \
+	    done; \
+	else echo "fuzz: no $(B)/polc, stub seeds not refreshed"; fi
 
 # A dictionary of the language's words, so mutations speak it.
 FUZZ_DICT_WORDS := policy fragment use landlock abi require best_effort fs \
@@ -92,7 +120,7 @@ $(B)/fuzz/policy.dict: tests/fuzz/fuzz.mk
 fuzz-build: $(FUZZ_BINS)
 
 # Every file once, each harness over its own inputs: the seeds, the broken
-# policies, and the saved findings (tests/fuzz/crashes/{policy,polbin}-*).
+# policies, and the saved findings (tests/fuzz/crashes/{policy,polbin,stub}-*).
 # libFuzzer stops at the first failing input, so the run restarts after it
 # until every input ran; each failure is one line, then a summary.
 FUZZ_REPLAY_FN = replay() { \
@@ -101,7 +129,7 @@ FUZZ_REPLAY_FN = replay() { \
 	    if env $(FUZZ_ENV) $$bin $(FUZZ_OPTS) "$$@" >$$log 2>&1; then \
 	        break; fi; \
 	    cur=$$(sed -n 's/^Running: //p' $$log | tail -n 1); \
-	    why=$$(grep -m 1 -E '^fuzz_pol[a-z]*: |ERROR: |runtime error|SUMMARY' \
+	    why=$$(grep -m 1 -E '^fuzz_[a-z]*: |ERROR: |runtime error|SUMMARY' \
 	        $$log); \
 	    echo "FAIL $${cur:-?}: $$why"; bad=$$((bad + 1)); \
 	    [ -n "$$cur" ] || break; \
@@ -113,6 +141,7 @@ FUZZ_REPLAY_FN = replay() { \
 
 fuzz-replay: $(FUZZ_BINS)
 	@$(FUZZ_SEEDS_CMD)
+	@$(FUZZ_STUB_SEEDS_CMD)
 	@$(FUZZ_REPLAY_FN); rc=0; \
 	replay $(B)/fuzz/fuzz_policy $(B)/fuzz/replay-policy.log \
 	    $$(find tests/fuzz/corpus-policy tests/bad-policies tests/fuzz/crashes \
@@ -121,6 +150,10 @@ fuzz-replay: $(FUZZ_BINS)
 	    $$(find tests/fuzz/corpus-polbin tests/bad-artifacts tests/fuzz/crashes \
 	        -type f \( -name '*.polbin' -o -name 'polbin-*' \) 2>/dev/null | \
 	        sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_stub $(B)/fuzz/replay-stub.log \
+	    $$(find tests/fuzz/corpus-stub tests/bad-artifacts tests/fuzz/crashes \
+	        -type f \( -path '*/corpus-stub/*' -o -name '*.polbin' \
+	        -o -name 'stub-*' \) 2>/dev/null | sort) || rc=1; \
 	exit $$rc
 
 FUZZ_EXPLORE := -fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 \
@@ -128,8 +161,9 @@ FUZZ_EXPLORE := -fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 \
 
 fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	@$(FUZZ_SEEDS_CMD)
+	@$(FUZZ_STUB_SEEDS_CMD)
 	@mkdir -p $(B)/fuzz/work-policy $(B)/fuzz/work-polbin \
-	    $(B)/fuzz/findings
+	    $(B)/fuzz/work-stub $(B)/fuzz/findings
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_policy $(FUZZ_OPTS) \
 	    $(FUZZ_EXPLORE) -dict=$(B)/fuzz/policy.dict \
 	    -artifact_prefix=$(B)/fuzz/findings/policy- \
@@ -139,7 +173,13 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    $(FUZZ_EXPLORE) -artifact_prefix=$(B)/fuzz/findings/polbin- \
 	    $(B)/fuzz/work-polbin tests/fuzz/corpus-polbin \
 	    >$(B)/fuzz/fuzz-polbin.log 2>&1
-	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_stub $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -dict=tests/fuzz/stub.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/stub- \
+	    $(B)/fuzz/work-stub tests/fuzz/corpus-stub \
+	    >$(B)/fuzz/fuzz-stub.log 2>&1
+	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \
+	    $(B)/fuzz/fuzz-stub.log
 	@n=$$(ls $(B)/fuzz/findings | wc -l); \
 	echo "fuzz: $$n findings in $(B)/fuzz/findings/ (replay one by" \
 	    "running its harness on it)"; [ "$$n" -eq 0 ]
