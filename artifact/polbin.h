@@ -84,6 +84,40 @@ const struct polbin_section *polbin_find(const struct polbin *pb,
 /* Human name of a section type ("seccomp"), or "unknown". */
 const char *polbin_section_name(uint32_t type);
 
+/*
+ * Strings in an artifact are UTF-8 text. The length of the well-formed
+ * UTF-8 sequence at s that is not a C1 control (U+0080..U+009F, a CSI
+ * among them: one byte from a terminal escape), or 0. polc refuses such
+ * strings in a policy; polexec replaces them before printing or
+ * recording anything.
+ */
+static inline size_t polbin_utf8_len(const unsigned char *s)
+{
+	uint32_t c;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && c < 0x800) ||
+	    (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff) || (c >= 0x80 && c <= 0x9f))
+		return 0;
+	return n;
+}
+
 /* Little-endian decoding helpers for section readers. */
 static inline uint16_t polbin_le16(const uint8_t *p)
 {

@@ -6,6 +6,7 @@
  * ir_eval_syscall() or are checked against it.
  */
 #include "ir.h"
+#include "polbin.h"
 #include "constants.h"
 
 #include <stdio.h>
@@ -462,9 +463,15 @@ int ir_is_variable(const char *s)
 
 int ir_has_control(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = polbin_utf8_len(p);
+
+		if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f)))
 			return 1;
+		p += n;
+	}
 	return 0;
 }
 

@@ -312,7 +312,7 @@ const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 int ir_is_identifier(const char *s); /* [A-Za-z_][A-Za-z0-9_]{0,127} */
 int ir_is_hostname(const char *s);   /* lower-case DNS name, <= 253 */
 int ir_is_variable(const char *s);   /* exactly ${IDENTIFIER} */
-int ir_has_control(const char *s);   /* any byte < 0x20 or 0x7f */
+int ir_has_control(const char *s);   /* C0, DEL, C1, or not UTF-8 */
 /* A normalized path: /, ~ or ${NAME} then "/component"..., no empty, "."
  * or ".." component, no trailing slash (but "/" itself), no control. */
 int ir_is_path(const char *s);

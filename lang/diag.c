@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "diag.h"
+#include "polbin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,14 +163,26 @@ void diag_report(struct diag *d, enum diag_level level, struct loc loc,
 	e->msg = msg;
 }
 
+/* Text from the policy reaches a terminal: C0 and C1 controls, DEL and
+ * bytes that are not UTF-8 print as '?', a byte each; tabs stay. */
 static void put_clean(FILE *out, const char *s, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i], seq[5] = {0};
+		size_t len;
 
-		fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
+		memcpy(seq, s + i, n - i < 4 ? n - i : 4);
+		len = polbin_utf8_len(seq);
+		if (len > 1 ||
+		    (len == 1 && (c == '\t' || (c >= 0x20 && c != 0x7f)))) {
+			fwrite(s + i, 1, len, out);
+			i += len;
+			continue;
+		}
+		fputc('?', out);
+		i++;
 	}
 }
 

@@ -7,6 +7,8 @@
  */
 #include "polexec.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,11 +46,25 @@ int valid_identifier(const char *s, size_t len)
 	return 1;
 }
 
+/* Also what a terminal or a JSON reader would choke on: C1 controls
+ * (a CSI is one byte away from escape sequences) and bytes that are not
+ * well-formed UTF-8, each of their bytes replaced by one '?'. */
 void strip_controls(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	unsigned char *r = (unsigned char *)s, *w = r;
+
+	while (*r) {
+		size_t n = polbin_utf8_len(r);
+
+		if (n == 0 || (n == 1 && (*r < 0x20 || *r == 0x7f))) {
+			*w++ = '?';
+			r++;
+			continue;
+		}
+		while (n--)
+			*w++ = *r++;
+	}
+	*w = '\0';
 }
 
 /* The same rules as polc's ir_is_hostname(), which wrote the name. */

@@ -86,20 +86,27 @@ static void put(struct out *o, const char *fmt, ...)
 }
 
 /* A JSON string: quotes and backslashes escaped, control chars dropped. */
+/* A JSON string: control characters dropped, and bytes that are not
+ * well-formed UTF-8 (or C1 controls) replaced, so the record always
+ * parses whatever the artifact or the caller handed us. */
 static void put_str(struct out *o, const char *s)
 {
-	put(o, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char *clean = s ? xstrndup(s, strlen(s)) : NULL;
+	const char *p;
 
-		if (c < 0x20 || c == 0x7f)
-			continue;
+	if (clean)
+		strip_controls(clean);
+	put(o, "\"");
+	for (p = clean; p && *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
 		if (c == '"' || c == '\\')
 			put(o, "\\%c", c);
 		else
 			put(o, "%c", c);
 	}
 	put(o, "\"");
+	free(clean);
 }
 
 uint64_t monotonic_ns(void)

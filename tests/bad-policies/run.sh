@@ -53,9 +53,36 @@ check_diag() {
 	CD_PREFIX="$2:$3:$4: $1: "
 	CD_SUB=$5
 	CD_COL=$4
-	# The source line as diag_print quotes it: control characters as '?'.
+	# The source line as diag_print quotes it: control characters as '?',
+	# and past ASCII, C1 controls and bytes that are not UTF-8 too.
 	CD_QUOTE="    $(sed -n "$3{p;q;}" "$2" 2>/dev/null |
 		tr '\000-\010\013-\037\177' '[?*]')"
+	if printf '%s' "$CD_QUOTE" | LC_ALL=C grep -q '[^[:print:][:space:]]'; then
+		CD_QUOTE="    $(sed -n "$3{p;q;}" "$2" | python3 -c '
+import re, sys
+b = sys.stdin.buffer.read().rstrip(b"\n")
+out = []
+i = 0
+while i < len(b):
+    for n in (4, 3, 2, 1):
+        try:
+            ch = b[i:i + n].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if len(ch) == 1:
+            break
+    else:
+        ch = None
+    if ch is None or (0x80 <= ord(ch) <= 0x9f) or (
+            ord(ch) < 0x20 and ch != "\t") or ch == "\x7f":
+        out.append(b"?")
+        i += 1
+    else:
+        out.append(ch.encode("utf-8"))
+        i += len(ch.encode("utf-8"))
+sys.stdout.buffer.write(b"".join(out))
+')"
+	fi
 	export CD_PREFIX CD_SUB CD_COL CD_QUOTE
 	LC_ALL=C awk '
 		BEGIN {

@@ -525,6 +525,22 @@ t_hostile_net_sections_refused() {
 		fi
 }
 
+# A META name written by hand with a C1 CSI, an ESC and a byte that is not
+# UTF-8: the run record stays valid JSON and holds '?' for each of those
+# bytes; the name's plain UTF-8 (an e with an accent) survives. Twin: the
+# same artifact's other fields are read as usual (the command ran).
+t_record_survives_hostile_meta_name() {
+	name=$(printf 'a\302\233[31m\033b\377\303\251' | od -An -tx1 | tr -d ' \n')
+	len=$(printf '%04x' $(( ${#name} / 2 )))
+	meta=0100${len#??}${len%??}$name
+	"$BIN/mkpolbin" build "$T/meta" --no-meta --raw 2:0:$meta || return 1
+	box --record "$T/rec.json" "$T/meta" -- "$BIN/boxprobe" exit 3
+	expect "exit" "$RC" 3 &&
+		expect "record is JSON" "$(jq -e . "$T/rec.json" >/dev/null 2>&1; echo $?)" 0 &&
+		expect "name cleaned" "$(jq -r .policy.name "$T/rec.json")" \
+			"a??[31m?b?é"
+}
+
 t_hostile_sections_refused() {
 	m=$BIN/mkpolbin
 	big=$(printf '0600000000000000%.0s' $(seq 4097))
@@ -1911,6 +1927,7 @@ t_corrupt_artifact_never_runs
 t_unknown_critical_section_refused
 t_unimplemented_layers_refused
 t_hostile_net_sections_refused
+t_record_survives_hostile_meta_name
 t_hostile_sections_refused
 t_no_syscalls_block_records_seccomp_enforced
 t_net_none_private_loopback
