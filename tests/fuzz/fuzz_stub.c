@@ -114,6 +114,12 @@ const char *die_child_failure(void)
 	return NULL;
 }
 
+_Noreturn void die_child_said(void)
+{
+	snprintf(refusal, sizeof(refusal), "a child failed");
+	refused();
+}
+
 void die_set_hook(void (*hook)(const char *msg))
 {
 	(void)hook;
