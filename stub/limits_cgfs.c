@@ -112,6 +112,26 @@ int has_token(const char *list, const char *word)
 	return 0;
 }
 
+/* Splits s at spaces and tabs (and the newline), in place; returns how
+ * many of the first max fields it found. */
+static int split_fields(char *s, char **fld, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			*s++ = '\0';
+		if (!*s)
+			break;
+		fld[n++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+	return n;
+}
+
 /*
  * The mount point of the cgroup2 hierarchy (ctrl NULL) or of the v1
  * hierarchy holding ctrl, from /proc/self/mountinfo. Only mounts of the
@@ -126,13 +146,22 @@ int cg_mountpoint(const char *ctrl, char *out, size_t len)
 	if (!f)
 		return -1;
 	while (found < 0 && lines++ < 65536 && fgets(line, sizeof(line), f)) {
-		char root[256], dir[PATH_MAX], type[32], src[64], opts[512];
-		char *sep = strstr(line, " - ");
+		/* Fields 4 and 5 (root, mount point); after " - ": type,
+		 * source, options. Split in place: no sscanf, whose code is
+		 * a tenth of the static stub. */
+		char *fld[5], *after[3], *sep = strstr(line, " - ");
+		const char *root, *dir, *type, *opts;
 
-		if (!sep ||
-		    sscanf(line, "%*s %*s %*s %255s %4095s", root, dir) != 2 ||
-		    sscanf(sep + 3, "%31s %63s %511s", type, src, opts) != 3)
+		if (!sep)
 			continue;
+		*sep = '\0';
+		if (split_fields(line, fld, 5) < 5 ||
+		    split_fields(sep + 3, after, 3) < 3)
+			continue;
+		root = fld[3];
+		dir = fld[4];
+		type = after[0];
+		opts = after[2];
 		if (strcmp(root, "/") != 0 || strchr(dir, '\\'))
 			continue;
 		if (ctrl ? strcmp(type, "cgroup") == 0 && has_token(opts, ctrl)
