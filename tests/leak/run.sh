@@ -28,41 +28,9 @@ WHO_RUNS="uid $(id -u)"
 
 # --- helpers ---------------------------------------------------------------
 
-say() { printf '%s\n' "$*"; }
-
-# expect DESC ACTUAL EXPECTED
-expect() {
-	if [ "$2" = "$3" ]; then
-		return 0
-	fi
-	say "    FAIL: $1: got [$2], expected [$3]"
-	return 1
-}
-
-# expect_match DESC TEXT PATTERN (grep -E)
-expect_match() {
-	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
-		return 0
-	fi
-	say "    FAIL: $1: [$2] does not match /$3/"
-	return 1
-}
-
-expect_nomatch() {
-	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
-		say "    FAIL: $1: [$2] matches /$3/"
-		return 1
-	fi
-	return 0
-}
-
-expect_absent() {
-	if [ -e "$2" ]; then
-		say "    FAIL: $1: $2 exists"
-		return 1
-	fi
-	return 0
-}
+# say, expect, expect_match, expect_nomatch, expect_absent: tests/lib.sh,
+# beside this script's folder (copied there for the uid 65534 pass too).
+. "$HERE/../lib.sh"
 
 # Runs one test function in a subshell with a fresh scratch dir $T.
 run_test() {
@@ -102,6 +70,7 @@ setup_shared() {
 		cp "$B/$f" "$SHARED/bin/" || exit 2
 	done
 	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || exit 2
+	cp "$HERE/../lib.sh" "$SHARED/lib.sh" || exit 2
 	if [ ! -x "$B/polc" ]; then
 		say "leak: $B/polc is missing: run make first"
 		exit 2
