@@ -592,7 +592,31 @@ t_no_pasta_left_behind() {
 		kill -KILL $pe
 	fi
 	wait $pe
-	expect "polexec after SIGTERM" "$?" 143 && no_new_pasta "$before"
+	expect "polexec after SIGTERM" "$?" 143 && no_new_pasta "$before" ||
+		return 1
+	# polexec itself SIGKILLed (no cleanup runs): pasta's parent-death
+	# signal ends it, and the box's ends the box
+	"$POLEXEC" "$ART/filtered.polbin" -- /bin/sleep 10 \
+		>"$T/out" 2>"$T/err" &
+	pe=$!
+	i=0
+	while [ $i -lt 50 ] && [ -z "$(pasta_pids | grep -Fxv -- \
+		"$(printf '%s\nnone' "$before")")" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+	kill -KILL $pe
+	wait $pe
+	i=0
+	while [ $i -lt 20 ] && [ -n "$(pasta_pids | grep -Fxv -- \
+		"$(printf '%s\nnone' "$before")")" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	no_new_pasta "$before" &&
+		expect "the box's sleep after polexec's SIGKILL" \
+			"$(pgrep -f '^/bin/sleep 10$' | wc -l)" 0
 }
 
 TESTS="
