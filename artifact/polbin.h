@@ -118,6 +118,55 @@ static inline size_t polbin_utf8_len(const unsigned char *s)
 	return n;
 }
 
+/*
+ * Name rules that polc writes and polexec checks again, one copy for both
+ * (the static stub links nothing of polc's). An identifier is
+ * [A-Za-z_][A-Za-z0-9_]*; callers bound its length. A host name is
+ * lower-case labels of [a-z0-9-], at most 63 bytes each, joined by dots,
+ * at most 253 bytes, not starting with '-' or '.', no label ending in '-'
+ * before a dot.
+ */
+static inline int polbin_is_identifier(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			    c == '_';
+
+		if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
+			return 0;
+	}
+	return 1;
+}
+
+static inline int polbin_is_hostname(const char *s, size_t len)
+{
+	size_t i, label = 0;
+
+	if (len == 0 || len > 253 || s[0] == '.' || s[len - 1] == '.' ||
+	    s[0] == '-')
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '.') {
+			if (label == 0 || s[i - 1] == '-')
+				return 0;
+			label = 0;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '-') ||
+		    ++label > 63)
+			return 0;
+	}
+	return 1;
+}
+
 /* Little-endian decoding helpers for section readers. */
 static inline uint16_t polbin_le16(const uint8_t *p)
 {

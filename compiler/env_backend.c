@@ -8,27 +8,11 @@
  */
 #include "env_backend.h"
 #include "errbuf.h"
+#include "polbin.h"
 #include "sections.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int identifier(const char *s, size_t len)
-{
-	size_t i;
-
-	if (len == 0)
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-		int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-			    c == '_';
-
-		if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
-			return 0;
-	}
-	return 1;
-}
 
 /* Every `$` starts ${NAME}; the stub refuses anything else. */
 static int refs_ok(const char *s)
@@ -37,7 +21,7 @@ static int refs_ok(const char *s)
 
 	while ((s = strchr(s, '$'))) {
 		if (s[1] != '{' || !(end = strchr(s + 2, '}')) ||
-		    !identifier(s + 2, (size_t)(end - s - 2)))
+		    !polbin_is_identifier(s + 2, (size_t)(end - s - 2)))
 			return 0;
 		s = end + 1;
 	}
@@ -58,7 +42,7 @@ static int check_entry(const struct ir_env_entry *e, size_t *size, char *err,
 	size_t v = e->value ? strlen(e->value) : 0;
 	size_t d = e->dest ? strlen(e->dest) : 0;
 
-	if (!identifier(e->name ? e->name : "", n) || n > IR_MAX_STR)
+	if (!polbin_is_identifier(e->name ? e->name : "", n) || n > IR_MAX_STR)
 		return errbuf_fail(err, errlen,
 				   "env: '%s' is not a variable name",
 				   e->name ? e->name : "");

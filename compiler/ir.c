@@ -413,39 +413,14 @@ const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 
 int ir_is_identifier(const char *s)
 {
-	const char *p = s;
+	size_t n = strlen(s);
 
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-	      *p == '_'))
-		return 0;
-	for (; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_'))
-			return 0;
-	return p - s <= 128;
+	return n <= 128 && polbin_is_identifier(s, n);
 }
 
 int ir_is_hostname(const char *h)
 {
-	size_t label = 0, n = strlen(h);
-	const char *p;
-
-	if (n == 0 || n > 253 || h[0] == '.' || h[n - 1] == '.' || h[0] == '-')
-		return 0;
-	for (p = h; *p; p++) {
-		if (*p == '.') {
-			if (label == 0 || p[-1] == '-')
-				return 0;
-			label = 0;
-			continue;
-		}
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      *p == '-'))
-			return 0;
-		if (++label > 63)
-			return 0;
-	}
-	return 1;
+	return polbin_is_hostname(h, strlen(h));
 }
 
 int ir_is_variable(const char *s)

@@ -519,7 +519,7 @@ static void decode_landlock(struct policy *p)
 static int valid_rt_name(uint8_t kind, const char *n, size_t len)
 {
 	if (kind == POLBIN_NET_RT_NAME)
-		return valid_hostname(n, len);
+		return polbin_is_hostname(n, len);
 	return len > 3 && n[0] == '$' && n[1] == '{' && n[len - 1] == '}' &&
 	       valid_identifier(n + 2, len - 3);
 }

@@ -31,19 +31,7 @@ char *xstrndup(const char *s, size_t n)
 
 int valid_identifier(const char *s, size_t len)
 {
-	size_t i;
-
-	if (len == 0 || len > POLEXEC_MAX_STR)
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-		int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-			    c == '_';
-
-		if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
-			return 0;
-	}
-	return 1;
+	return len <= POLEXEC_MAX_STR && polbin_is_identifier(s, len);
 }
 
 /* Also what a terminal or a JSON reader would choke on: C1 controls
@@ -65,29 +53,4 @@ void strip_controls(char *s)
 			*w++ = *r++;
 	}
 	*w = '\0';
-}
-
-/* The same rules as polc's ir_is_hostname(), which wrote the name. */
-int valid_hostname(const char *s, size_t len)
-{
-	size_t i, label = 0;
-
-	if (len == 0 || len > 253 || s[0] == '.' || s[len - 1] == '.' ||
-	    s[0] == '-')
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (c == '.') {
-			if (label == 0 || s[i - 1] == '-')
-				return 0;
-			label = 0;
-			continue;
-		}
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '-') ||
-		    ++label > 63)
-			return 0;
-	}
-	return 1;
 }

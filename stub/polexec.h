@@ -87,9 +87,6 @@ char *xstrndup(const char *s, size_t n);
 /* [A-Za-z_][A-Za-z0-9_]*, at most POLEXEC_MAX_STR bytes. */
 int valid_identifier(const char *s, size_t len);
 
-/* A host name as polc's sema accepts one: labels of [a-z0-9-], dots. */
-int valid_hostname(const char *s, size_t len);
-
 /* Replaces control characters (C0, DEL, C1) and bytes that are not
  * well-formed UTF-8 with '?', in place (the string may get shorter). */
 void strip_controls(char *s);
