@@ -56,16 +56,14 @@ struct pinned_addr {
 };
 
 struct pinned {
-	const char *shown; /* the name, or ${VAR}=value */
-	char *value;	   /* a bound ${VAR}'s value, else NULL */
+	const char *shown; /* the name, or ${VAR} */
 	uint32_t n;
 	struct pinned_addr a[POLEXEC_MAX_NET_ADDRS];
 };
 
 static struct {
 	const struct net_spec *spec;
-	int pasta;  /* pasta runs */
-	int helper; /* the pair is made by the helper */
+	int pasta; /* pasta runs, on a pair the helper made */
 	struct pinned *pin;
 	struct nfnl_batch batch;
 	char *hosts, *resolv; /* the box's /etc/hosts and resolv.conf */
@@ -112,7 +110,6 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	N.pasta = s->mode == POLBIN_NET_FILTERED || s->nloopback > 0;
 	if (N.pasta) {
 		/* pasta joins a user and network namespace pair. */
-		N.helper = 1;
 		boxns_want(BOXNS_USER | BOXNS_MOUNT);
 		if (!net_pasta_path())
 			die("net: `net %s` needs pasta (Debian package "
@@ -200,13 +197,12 @@ static void bind_var(struct pinned *pn, const struct net_rt *rt,
 			die("net: %s is bound to a CIDR; a net entry's "
 			    "variable takes one address or a host name",
 			    rt->name);
-		if (!valid_hostname(v, strlen(v)))
+		if (!polbin_is_hostname(v, strlen(v)))
 			die("net: %s is bound to something that is neither "
 			    "an IP address nor a host name",
 			    rt->name);
 		resolve(pn, v);
 	}
-	pn->value = xstrndup(v, strlen(v));
 }
 
 static void hosts_files(void)
@@ -272,7 +268,7 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 	const struct net_spec *s = &p->net;
 	uint32_t i;
 
-	if (!N.helper)
+	if (!N.pasta)
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
 	for (i = 0; i < s->nruntime; i++) {
@@ -339,12 +335,10 @@ static void make_pair(void)
 
 void net_start(void)
 {
-	if (!N.helper)
+	if (!N.pasta)
 		return;
 	make_pair();
-	if (N.pasta)
-		N.pasta_pid =
-		    pasta_start(net_pasta_path(), N.spec, N.userfd, N.netfd);
+	N.pasta_pid = pasta_start(net_pasta_path(), N.spec, N.userfd, N.netfd);
 }
 
 /* --- in the box child ---------------------------------------------------- */
