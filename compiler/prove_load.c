@@ -9,6 +9,7 @@
  * program that may not be the one polexec installs.
  */
 #include "backends.h"
+#include "dump.h"
 #include "polbin.h"
 #include "prove.h"
 #include "readfile.h"
@@ -19,15 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The section types polc knows, as `polc dump` lists them (dump.c). */
-static const uint32_t known[] = {
-    POLBIN_SEC_IR,	   POLBIN_SEC_META,
-    POLBIN_SEC_SECCOMP,	   POLBIN_SEC_ENV,
-    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
-    POLBIN_SEC_LIMITS,	   POLBIN_SEC_NET,
-    POLBIN_SEC_UNENFORCED, 0,
-};
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -74,7 +66,7 @@ int prove_load_artifact(const uint8_t *buf, size_t len, struct ir_policy **out,
 	int rc;
 
 	*out = NULL;
-	if (polbin_parse(buf, len, known, &pb, why, sizeof(why)))
+	if (polbin_parse(buf, len, dump_known_sections, &pb, why, sizeof(why)))
 		return fail(err, errlen, PROVE_EINVAL, "%s", why);
 	if (pb.arch != AUDIT_ARCH_X86_64)
 		return fail(err, errlen, PROVE_EINVAL,

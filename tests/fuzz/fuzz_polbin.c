@@ -35,15 +35,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What `polc dump` understands; see compiler/dump.c. */
-static const uint32_t known[] = {
-    POLBIN_SEC_IR,	   POLBIN_SEC_META,
-    POLBIN_SEC_SECCOMP,	   POLBIN_SEC_ENV,
-    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
-    POLBIN_SEC_LIMITS,	   POLBIN_SEC_NET,
-    POLBIN_SEC_UNENFORCED, 0,
-};
-
 static void die(const char *what, const char *err)
 {
 	fprintf(stderr, "fuzz_polbin: %s%s%s\n", what, err ? ": " : "",
@@ -114,7 +105,8 @@ static void one(const uint8_t *buf, size_t len)
 	FILE *mem;
 	int parsed, dumped;
 
-	parsed = polbin_parse(buf, len, known, &pb, err, sizeof(err)) == 0;
+	parsed = polbin_parse(buf, len, dump_known_sections, &pb, err,
+			      sizeof(err)) == 0;
 	if (!parsed && !err[0])
 		die("polbin_parse refused without a reason", NULL);
 	if (parsed) {
