@@ -16,25 +16,12 @@
 #include "polbin_write.h"
 #include "prove.h"
 #include "sema.h"
+#include "../unit/compile_text.h"
 
 #include <linux/audit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static struct ir_policy *compile(const char *text)
-{
-	struct ir_policy *p = NULL;
-	struct diag d;
-
-	diag_init(&d);
-	if (sema_compile_text(&d, "t.pol", text, strlen(text), NULL, &p)) {
-		diag_print(&d, stderr);
-		fail_msg("policy did not compile: %s", text);
-	}
-	diag_fini(&d);
-	return p;
-}
 
 /* The verdict (0 within, 1 exceeds) and the number of findings in dim. */
 static int verdict(const char *old, const char *nw, enum prove_dim dim,

@@ -14,23 +14,10 @@
 #include "limits_backend.h"
 #include "sections.h"
 #include "sema.h"
+#include "compile_text.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static struct ir_policy *compile(const char *text)
-{
-	struct ir_policy *p = NULL;
-	struct diag d;
-
-	diag_init(&d);
-	if (sema_compile_text(&d, "t.pol", text, strlen(text), NULL, &p)) {
-		diag_print(&d, stderr);
-		fail_msg("policy did not compile");
-	}
-	diag_fini(&d);
-	return p;
-}
 
 static void bytes_of(const char *text, uint8_t **buf, size_t *len)
 {

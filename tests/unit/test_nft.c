@@ -24,6 +24,7 @@
 #include "nft_print.h"
 #include "sections.h"
 #include "sema.h"
+#include "compile_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,21 +43,6 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static struct ir_policy *compile(const char *text)
-{
-	struct ir_policy *p = NULL;
-	struct diag d;
-
-	diag_init(&d);
-	if (sema_compile_text(&d, "t.pol", text, strlen(text), NULL, &p)) {
-		diag_print(&d, stderr);
-		fprintf(stderr, "%s\n", text);
-		fail_msg("policy did not compile");
-	}
-	diag_fini(&d);
-	return p;
-}
 
 static const char *const policies[] = {
     /* overlapping allows */
