@@ -39,3 +39,25 @@ expect_absent() {
 	fi
 	return 0
 }
+
+# unprivileged_pass SUITE [VAR=VALUE]...: runs $SHARED/bin/run.sh again as
+# uid 65534 (no groups) with the given environment, shows its log, and adds
+# its "SUITE-pass: N passed, N failed" line to $passed and $failed; a pass
+# that ends without that line counts as one failure.
+unprivileged_pass() {
+	up_suite=$1
+	shift
+	setpriv --reuid=65534 --regid=65534 --clear-groups env "$@" \
+		sh "$SHARED/bin/run.sh" >"$SHARED/inner.log" 2>&1
+	cat "$SHARED/inner.log"
+	up_line=$(grep "^$up_suite-pass: " "$SHARED/inner.log" | tail -n 1)
+	if [ -z "$up_line" ]; then
+		say "$up_suite: the uid 65534 pass did not finish"
+		failed=$((failed + 1))
+		return
+	fi
+	# shellcheck disable=SC2086
+	set -- $up_line
+	passed=$((passed + $2))
+	failed=$((failed + $4))
+}

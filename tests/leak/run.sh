@@ -1981,19 +1981,8 @@ use_shared
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
 if [ "$(id -u)" = 0 ]; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env LEAK_INNER="$SHARED" ${LEAK_ONLY:+LEAK_ONLY="$LEAK_ONLY"} \
-		sh "$SHARED/bin/run.sh" >"$SHARED/inner.log" 2>&1
-	cat "$SHARED/inner.log"
-	line=$(grep '^leak-pass: ' "$SHARED/inner.log" | tail -n 1)
-	if [ -z "$line" ]; then
-		say "leak: the uid 65534 pass did not finish"
-		failed=$((failed + 1))
-	else
-		set -- $line
-		passed=$((passed + $2))
-		failed=$((failed + $4))
-	fi
+	unprivileged_pass leak LEAK_INNER="$SHARED" \
+		${LEAK_ONLY:+LEAK_ONLY="$LEAK_ONLY"}
 fi
 rm -rf "$SHARED"
 say "leak: $passed passed, $failed failed"

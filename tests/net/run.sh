@@ -851,18 +851,6 @@ setup_outer || fatal "cannot build the test hosts"
 use_shared
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-setpriv --reuid=65534 --regid=65534 --clear-groups \
-	env NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"} \
-	sh "$SHARED/bin/run.sh" >"$SHARED/inner.log" 2>&1
-cat "$SHARED/inner.log"
-line=$(grep '^net-pass: ' "$SHARED/inner.log" | tail -n 1)
-if [ -z "$line" ]; then
-	say "net: the uid 65534 pass did not finish"
-	failed=$((failed + 1))
-else
-	set -- $line
-	passed=$((passed + $2))
-	failed=$((failed + $4))
-fi
+unprivileged_pass net NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"}
 say "net: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
