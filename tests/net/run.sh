@@ -776,7 +776,20 @@ setup_outer() {
 		udp:5354 &&
 		start_server "$HOLDER_2" :: h2 tcp:8080 tcp:80 udp:5353 &&
 		start_server "$HOLDER_3" :: h3 tcp:8080 tcp:80 &&
-		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO
+		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO || return 1
+	# The first IPv6 exchange after the links came up can take over a
+	# probe's 1.5 s (neighbour discovery on fresh links): wait, bounded,
+	# until h1 answers on both families from here, so no test gets the
+	# cold start.
+	for dst in $H1 $H1_6; do
+		i=0
+		until "$SHARED/bin/netprobe" tcp $dst 8080 >/dev/null 2>&1; do
+			i=$((i + 1))
+			[ $i -lt 20 ] ||
+				{ say "net: h1 ($dst) does not answer"; return 1; }
+			sleep 0.25
+		done
+	done
 }
 
 # start_server HOLDER|"" ADDR NAME SPEC...: netserve in a test host's
