@@ -223,29 +223,6 @@ no_new_pasta() {
 	return 1
 }
 
-# pasta_usable: pasta can run as this uid here. It opens /dev/net/tun in
-# the box's user namespace, where the node's owner (the real root) is not
-# mapped: only its mode bits for others count. Where they are not rw (some
-# machines make it 0600), no unprivileged pasta can work.
-pasta_usable() {
-	is_root || { [ -r /dev/net/tun ] && [ -w /dev/net/tun ]; }
-}
-
-# refused_without_pasta [POLEXEC OPTIONS...] ARTIFACT: where pasta cannot run, polexec must
-# refuse the artifact (exit 125, the command never runs) rather than run
-# the box without its network layer ("cannot certify").
-refused_without_pasta() {
-	say "    note: /dev/net/tun is $(stat -c %A /dev/net/tun 2>/dev/null ||
-		echo missing) here, pasta cannot run as $WHO_RUNS: checking" \
-		"that polexec refuses"
-	timeout -k 5 "$BOX_SECS" "$POLEXEC" "$@" -- /bin/sh -c \
-		"echo ran >'$T/canary'" >"$T/stdout" 2>"$T/stderr" </dev/null
-	expect "exit without pasta" "$?" 125 &&
-		expect_match "names what is missing" "$(cat "$T/stderr")" \
-			'[Pp]asta|tun' &&
-		expect_absent "the command never ran" "$T/canary"
-}
-
 # --- the tests -----------------------------------------------------------
 
 # A caller who may not open /dev/net/tun (a 0600 node, as on a machine
@@ -326,7 +303,6 @@ t_none_no_route_no_host_loopback() {
 # reachable at the box's own 127.0.0.1, another is not, and there is
 # still no route.
 t_none_loopback_listed_port() {
-	pasta_usable || { refused_without_pasta "$ART/loopback.polbin"; return; }
 	before=$(pasta_pids)
 	boxp "$ART/loopback.polbin" -- routes "tcp 127.0.0.1 $LO_OK" \
 		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" || return 1
@@ -344,7 +320,6 @@ t_none_loopback_listed_port() {
 # port is blocked, and so is another host. The blocked ones are in the
 # record; the allowed one is not.
 t_filtered_allowed_reached_others_blocked() {
-	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
 	boxp "$ART/filtered.polbin" -- routes "tcp $H1 8080" "tcp $H1 80" \
 		"tcp $H2 8080" "tcp $H3 8080" || return 1
 	reached "allowed h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
@@ -359,7 +334,6 @@ t_filtered_allowed_reached_others_blocked() {
 }
 
 t_filtered_udp_blocked_unless_listed() {
-	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
 	boxp "$ART/filtered.polbin" -- "udp $H1 5353" "udp $H1 5354" \
 		"udp $H2 5353" || return 1
 	reached "listed h1:5353 udp" "udp $H1 5353" "h1:5353/udp" &&
@@ -375,7 +349,6 @@ t_filtered_udp_blocked_unless_listed() {
 }
 
 t_filtered_ipv6() {
-	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
 	boxp "$ART/filtered.polbin" -- "tcp $H1_6 8080" "tcp $H1_6 80" \
 		"tcp $H2_6 8080" || return 1
 	reached "allowed [h1]:8080" "tcp $H1_6 8080" "h1:8080/tcp" &&
@@ -387,7 +360,6 @@ t_filtered_ipv6() {
 }
 
 t_filtered_deny_carved_out_of_allow() {
-	pasta_usable || { refused_without_pasta "$ART/wide.polbin"; return; }
 	boxp "$ART/wide.polbin" -- "tcp $H3 8080" "tcp $H1 8080" \
 		"tcp $H2 8080" "tcp $H3 80" || return 1
 	reached "h3 inside the allow" "tcp $H3 8080" "h3:8080/tcp" &&
@@ -402,7 +374,6 @@ t_filtered_deny_carved_out_of_allow() {
 # Names: pinned from the hosts file at start; the box's /etc/hosts holds
 # only the pinned names, its resolv.conf names no resolver.
 t_filtered_pinned_names() {
-	pasta_usable || { refused_without_pasta "$ART/names.polbin"; return; }
 	boxp "$ART/names.polbin" -- "resolve svc.test" "tcp svc.test 8080" \
 		"tcp svc6.test 8080" "resolve other.test" "tcp $H2 8080" \
 		"tcp svc.test 80" || return 1
@@ -433,10 +404,6 @@ t_filtered_pinned_names() {
 }
 
 t_filtered_variable_entry() {
-	if ! pasta_usable; then
-		refused_without_pasta --var API=$H1 "$ART/var.polbin"
-		return
-	fi
 	boxp --var API=$H1 "$ART/var.polbin" -- "tcp $H1 8080" "tcp $H2 8080" ||
 		return 1
 	reached "\${API}=h1" "tcp $H1 8080" "h1:8080/tcp" &&
@@ -460,7 +427,6 @@ t_filtered_variable_entry() {
 # The ways around the table are refused by the policy's seccomp filter;
 # ordinary sockets and NETLINK_ROUTE work in the same box.
 t_filtered_sockets_refused() {
-	pasta_usable || { refused_without_pasta "$ART/sockets.polbin"; return; }
 	boxp "$ART/sockets.polbin" -- raw raw6 packet "netlink 12" iouring \
 		"netlink 0" "tcp $H1 8080" "tcp $H1 80" || return 1
 	expect "raw socket" "$(res raw)" "errno=EACCES" &&
@@ -522,7 +488,6 @@ t_filtered_tamper_proof() {
 # cannot: pasta keeps capabilities in that namespace that the box has
 # dropped. Twin: the same probe attaches to a process of the box's own.
 t_filtered_box_cannot_ptrace_pasta() {
-	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
 	boxsh "$ART/filtered.polbin" -- /bin/sh -c "
 		'$BIN/netprobe' ptrace pas
 		/bin/sleep 3 & echo \"sleep: \$!\"
@@ -537,7 +502,6 @@ t_filtered_box_cannot_ptrace_pasta() {
 # Filtered with a loopback port: the listed host loopback port and the
 # allowed host, nothing else.
 t_filtered_loopback_port() {
-	pasta_usable || { refused_without_pasta "$ART/filtered-lo.polbin"; return; }
 	boxp "$ART/filtered-lo.polbin" -- "tcp 127.0.0.1 $LO_OK" \
 		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" "tcp $H1 80" || return 1
 	reached "listed host loopback port" "tcp 127.0.0.1 $LO_OK" \
@@ -552,7 +516,6 @@ t_filtered_loopback_port() {
 # after polexec is signalled. The twin: while a box runs, its pasta is
 # seen by the same check.
 t_no_pasta_left_behind() {
-	pasta_usable || { refused_without_pasta "$ART/filtered.polbin"; return; }
 	before=$(pasta_pids)
 	boxsh "$ART/filtered.polbin" -- /bin/true || return 1
 	expect "exit of /bin/true" "$RC" 0 && no_new_pasta "$before" ||
