@@ -1,10 +1,13 @@
 # The compiler: semantic pass, IR, backends, validation, artifact, CLI.
+# One fragment per stage folder, in pipeline order.
+include compiler/tables/tables.mk
+
 COMPILER_LIB_OBJS := $(B)/compiler/ir.o $(B)/compiler/ir_codec.o \
              $(B)/compiler/ir_print.o $(B)/compiler/sema.o \
              $(B)/compiler/sema_values.o $(B)/compiler/sema_syscalls.o \
              $(B)/compiler/sema_fs.o $(B)/compiler/sema_net.o \
              $(B)/compiler/sema_env_limits.o $(B)/compiler/companions.o \
-             $(B)/compiler/constants.o $(B)/compiler/syscall_args.o \
+             $(TABLES_OBJS) \
              $(B)/compiler/dump.o $(B)/compiler/build.o \
              $(B)/compiler/backends.o $(B)/compiler/readfile.o \
              $(B)/compiler/errbuf.o $(B)/compiler/nft_backend.o \

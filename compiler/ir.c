@@ -7,7 +7,7 @@
  */
 #include "ir.h"
 #include "polbin.h"
-#include "constants.h"
+#include "tables/tables.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * constant a number. It is what the artifact enforces, not what was written.
  */
 #include "ir_print.h"
-#include "syscall_args.h"
+#include "tables/tables.h"
 
 #include <arpa/inet.h>
 #include <inttypes.h>

@@ -35,7 +35,7 @@
  */
 #include "prove_int.h"
 #include "seccomp_backend.h"
-#include "syscall_args.h"
+#include "tables/tables.h"
 #include "ir_words.h"
 #include "wordsat.h"
 

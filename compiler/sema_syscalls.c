@@ -2,14 +2,13 @@
 /*
  * The syscalls section: `syscalls [default ACTION] { ACTION NAMES [if COND] }`.
  * Names are checked against libseccomp's x86_64 table, argument names and
- * widths against compiler/syscall_args.c, constants against constants.c.
+ * widths against compiler/tables/syscall_args.c, constants against constants.c.
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
 #include "companions.h"
-#include "constants.h"
+#include "tables/tables.h"
 #include "sema_int.h"
-#include "syscall_args.h"
 #include "wordsat.h"
 
 #include <seccomp.h>

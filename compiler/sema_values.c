@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Numbers, constants, sizes, durations, ports and variable references. */
-#include "constants.h"
+#include "tables/tables.h"
 #include "sema_int.h"
 
 #include <ctype.h>

@@ -14,7 +14,7 @@ $(B)/tests/unit/test_polbin: $(B)/tests/unit/test_polbin.o \
 		$(B)/artifact/sha256.o
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 $(B)/tests/unit/test_tables: $(B)/tests/unit/test_tables.o \
-		$(B)/compiler/constants.o $(B)/compiler/syscall_args.o
+		$(TABLES_OBJS)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 $(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
 		$(COMPILER_LIB_OBJS) $(filter-out $(B)/compiler/polc.o,$(POLC_OBJS))

@@ -39,7 +39,7 @@ FUZZ_LIB_SRCS := $(wildcard lang/*.c) \
 	$(addprefix compiler/,ir.c ir_codec.c ir_print.c sema.c \
 	  sema_values.c sema_syscalls.c sema_fs.c sema_net.c sema_env_limits.c \
 	  companions.c \
-	  constants.c syscall_args.c dump.c nft_backend.c nft_print.c) \
+	  tables/constants.c tables/syscall_args.c dump.c nft_backend.c nft_print.c) \
 	artifact/polbin_read.c artifact/sha256.c bpf/bpf_disasm.c bpf/wordsat.c
 FUZZ_GEN_SRCS := $(B)/lang/parser.c $(B)/lang/lexer.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \

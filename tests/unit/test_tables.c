@@ -11,8 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "constants.h"
-#include "syscall_args.h"
+#include "tables/tables.h"
 
 static void test_syscall_table_sorted(void **state)
 {

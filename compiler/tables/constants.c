@@ -47,7 +47,7 @@
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 
-#include "constants.h"
+#include "tables.h"
 
 /* Newer than the headers this is built against (upstream uapi values). */
 #ifndef CSIGNAL

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "syscall_args.h"
+#include "tables.h"
 
 /* W32: the kernel reads the low 32 bits; W64: it reads all 64. */
 /* clang-format off */
