@@ -1,6 +1,7 @@
 # The compiler: semantic pass, IR, backends, validation, artifact, CLI.
 # One fragment per stage folder, in pipeline order.
 include compiler/tables/tables.mk
+include compiler/support/support.mk
 
 COMPILER_LIB_OBJS := $(B)/compiler/ir.o $(B)/compiler/ir_codec.o \
              $(B)/compiler/ir_print.o $(B)/compiler/sema.o \
@@ -9,8 +10,8 @@ COMPILER_LIB_OBJS := $(B)/compiler/ir.o $(B)/compiler/ir_codec.o \
              $(B)/compiler/sema_env_limits.o $(B)/compiler/companions.o \
              $(TABLES_OBJS) \
              $(B)/compiler/dump.o $(B)/compiler/build.o \
-             $(B)/compiler/backends.o $(B)/compiler/readfile.o \
-             $(B)/compiler/errbuf.o $(B)/compiler/nft_backend.o \
+             $(B)/compiler/backends.o $(SUPPORT_OBJS) \
+             $(B)/compiler/nft_backend.o \
              $(B)/compiler/nft_print.o
 POLC_OBJS += $(COMPILER_LIB_OBJS) $(B)/compiler/polc.o
 

@@ -7,7 +7,7 @@
  * text; polexec binds them at run time.
  */
 #include "env_backend.h"
-#include "errbuf.h"
+#include "support/support.h"
 #include "polbin.h"
 #include "sections.h"
 

@@ -4,7 +4,7 @@
  * artifact/sections.h). The IR's limit order is the section's order.
  */
 #include "limits_backend.h"
-#include "errbuf.h"
+#include "support/support.h"
 #include "sections.h"
 
 #include <inttypes.h>

@@ -12,7 +12,7 @@
 #include "dump.h"
 #include "polbin.h"
 #include "prove.h"
-#include "readfile.h"
+#include "support/support.h"
 
 #include <errno.h>
 #include <stdarg.h>

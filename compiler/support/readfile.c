@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A bounded whole-file reader; see readfile.h. */
-#include "readfile.h"
+/* A bounded whole-file reader; see support.h. */
+#include "support.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* See errbuf.h. */
-#include "errbuf.h"
+/* See support.h. */
+#include "support.h"
 
 #include <stdarg.h>
 #include <stdio.h>
