@@ -17,7 +17,7 @@ POLC_OBJS += $(BPF_OBJS) $(SECCOMP_OBJS)
 $(B)/polc: LDLIBS := $(filter-out -lz3,$(LDLIBS))
 
 # What the seccomp suites take from the IR, and their shared fixtures.
-SECCOMP_IR_OBJS := $(B)/compiler/ir.o $(B)/compiler/tables/constants.o
+SECCOMP_IR_OBJS := $(B)/compiler/ir/ir.o $(B)/compiler/tables/constants.o
 SECCOMP_FX_OBJS := $(B)/tests/unit/seccomp_fixtures.o
 SECCOMP_LIBS := -lcmocka $(LDLIBS)
 SECCOMP_DEPS := $(SECCOMP_FX_OBJS) $(SECCOMP_OBJS) $(BPF_OBJS) \

@@ -8,7 +8,7 @@
 #ifndef POLC_BACKENDS_H
 #define POLC_BACKENDS_H
 
-#include "ir.h"
+#include "ir/ir.h"
 
 #include <stddef.h>
 #include <stdint.h>

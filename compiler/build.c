@@ -8,7 +8,7 @@
 #include "build.h"
 #include "diag.h"
 #include "backends.h"
-#include "ir.h"
+#include "ir/ir.h"
 #include "polbin.h"
 #include "polbin_write.h"
 #include "sections.h"

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 struct companion {
 	const char *name; /* the syscall */

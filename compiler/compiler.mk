@@ -2,9 +2,9 @@
 # One fragment per stage folder, in pipeline order.
 include compiler/tables/tables.mk
 include compiler/support/support.mk
+include compiler/ir/ir.mk
 
-COMPILER_LIB_OBJS := $(B)/compiler/ir.o $(B)/compiler/ir_codec.o \
-             $(B)/compiler/ir_print.o $(B)/compiler/sema.o \
+COMPILER_LIB_OBJS := $(IR_OBJS) $(B)/compiler/sema.o \
              $(B)/compiler/sema_values.o $(B)/compiler/sema_syscalls.o \
              $(B)/compiler/sema_fs.o $(B)/compiler/sema_net.o \
              $(B)/compiler/sema_env_limits.o $(B)/compiler/companions.o \

@@ -6,8 +6,7 @@
  */
 #include "dump.h"
 #include "bpf_disasm.h"
-#include "ir.h"
-#include "ir_print.h"
+#include "ir/ir.h"
 #include "nft_backend.h"
 #include "nft_print.h"
 #include "polbin.h"

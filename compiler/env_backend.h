@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /*
  * Encodes p->env into a malloc'd *out of *len bytes. A policy without an

@@ -10,7 +10,7 @@
 #define POLC_IR_Z3_H
 
 #include "z3_lazy.h" /* before anything that includes <z3.h> */
-#include "ir.h"
+#include "ir/ir.h"
 
 struct bpf_sym;
 

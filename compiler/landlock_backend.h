@@ -8,7 +8,7 @@
 #ifndef POLC_LANDLOCK_BACKEND_H
 #define POLC_LANDLOCK_BACKEND_H
 
-#include "ir.h"
+#include "ir/ir.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /*
  * Encodes p->limits into a malloc'd *out of POLBIN_LIMITS_LEN bytes. Every

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /* At most this many elements in the four interval sets together. */
 #define NFT_MAX_ELEMS 16384

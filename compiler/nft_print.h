@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /* Writes the table of a `net filtered` p. Returns 0, or -1 with a reason. */
 int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen);

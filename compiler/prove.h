@@ -20,7 +20,7 @@
 #define POLC_PROVE_H
 
 #include "diag.h"
-#include "ir.h"
+#include "ir/ir.h"
 #include "sema.h"
 
 #include <stddef.h>

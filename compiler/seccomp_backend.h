@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /* Largest syscall number the dispatch looks at; anything above is x32 or
  * garbage and gets the bad-arch action. */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <linux/filter.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /* Milliseconds the solver may spend on one query; over it, we fail. */
 #define SECCOMP_VALIDATE_TIMEOUT_MS 10000u

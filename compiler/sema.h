@@ -9,7 +9,7 @@
 #define POLC_SEMA_H
 
 #include "diag.h"
-#include "ir.h"
+#include "ir/ir.h"
 
 #include <stddef.h>
 

@@ -5,7 +5,7 @@
 
 #include "ast.h"
 #include "diag.h"
-#include "ir.h"
+#include "ir/ir.h"
 #include "sema.h"
 
 #include <stdint.h>

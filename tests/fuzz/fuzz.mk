@@ -36,7 +36,7 @@ FUZZ_OPTS    := -max_len=65536 -timeout=10 -rss_limit_mb=2048
 
 # What the harnesses link: the front end, sema, IR, dump and the readers.
 FUZZ_LIB_SRCS := $(wildcard lang/*.c) \
-	$(addprefix compiler/,ir.c ir_codec.c ir_print.c sema.c \
+	$(addprefix compiler/,ir/ir.c ir/ir_codec.c ir/ir_print.c sema.c \
 	  sema_values.c sema_syscalls.c sema_fs.c sema_net.c sema_env_limits.c \
 	  companions.c \
 	  tables/constants.c tables/syscall_args.c dump.c nft_backend.c nft_print.c) \

@@ -22,8 +22,7 @@
  *     to explore past a known bug (tests/fuzz/crashes/README.md).
  */
 #include "dump.h"
-#include "ir.h"
-#include "ir_print.h"
+#include "ir/ir.h"
 #include "polbin.h"
 #include "sha256.h"
 

@@ -27,7 +27,7 @@
  */
 #include "ast.h"
 #include "diag.h"
-#include "ir.h"
+#include "ir/ir.h"
 #include "sema.h"
 
 #include <stddef.h>

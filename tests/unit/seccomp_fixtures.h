@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 static inline struct ir_action fx_act(uint8_t kind)
 {

@@ -10,7 +10,7 @@
 
 #include "companions.h"
 #include "diag.h"
-#include "ir.h"
+#include "ir/ir.h"
 #include "limits_backend.h"
 #include "sections.h"
 #include "sema.h"

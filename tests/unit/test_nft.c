@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "diag.h"
-#include "ir.h"
+#include "ir/ir.h"
 #include "nft_backend.h"
 #include "nft_print.h"
 #include "sections.h"

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define IR_VERSION 2 /* 2: limits carry a require / best_effort mode */
 
@@ -324,5 +325,11 @@ const char *ir_fs_group_name(uint64_t rights);
 const char *ir_action_str(const struct ir_action *a, char *buf, size_t len);
 const char *ir_op_str(uint8_t op);
 const char *ir_limit_name(enum ir_limit l);
+
+/* ---- The IR as policy text (ir_print.c: polc dump) ------------------ */
+
+int ir_print(const struct ir_policy *p, FILE *out);
+void ir_print_atom(FILE *out, const char *syscall, const struct ir_atom *a);
+void ir_print_net_entry(FILE *out, const struct ir_net_entry *e);
 
 #endif

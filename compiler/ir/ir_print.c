@@ -4,7 +4,7 @@
  * can be read as a policy: every fragment merged, every set expanded, every
  * constant a number. It is what the artifact enforces, not what was written.
  */
-#include "ir_print.h"
+#include "ir.h"
 #include "tables/tables.h"
 
 #include <arpa/inet.h>
