@@ -6,11 +6,10 @@ BPF_OBJS := $(B)/bpf/bpf_builder.o $(B)/bpf/bpf_disasm.o \
             $(B)/bpf/bpf_interp.o $(B)/bpf/bpf_symbolic.o \
             $(B)/bpf/bpf_symbolic_merge.o $(B)/bpf/wordsat.o \
             $(B)/bpf/bpf_paths.o $(B)/bpf/z3_lazy.o
-# ir_words.o and ir_z3.o, the IR as word clauses and as Z3 terms, serve
-# the validator here and the prover (compiler/prover.mk) alike.
+# LOGIC_OBJS, the IR as word clauses and as Z3 terms, serve the validator
+# here and the prover (compiler/prover.mk) alike.
 SECCOMP_OBJS := $(B)/compiler/seccomp_backend.o \
-                $(B)/compiler/seccomp_validate.o $(B)/compiler/ir_words.o \
-                $(B)/compiler/ir_z3.o
+                $(B)/compiler/seccomp_validate.o $(LOGIC_OBJS)
 POLC_OBJS += $(BPF_OBJS) $(SECCOMP_OBJS)
 # polc loads Z3 with dlopen() when validation first needs it (z3_lazy.h):
 # linked, libz3 and libstdc++ would be mapped on every start.

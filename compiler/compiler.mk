@@ -3,6 +3,7 @@
 include compiler/tables/tables.mk
 include compiler/support/support.mk
 include compiler/ir/ir.mk
+include compiler/logic/logic.mk
 
 COMPILER_LIB_OBJS := $(IR_OBJS) $(B)/compiler/sema.o \
              $(B)/compiler/sema_values.o $(B)/compiler/sema_syscalls.o \

@@ -36,7 +36,7 @@
 #include "prove_int.h"
 #include "seccomp_backend.h"
 #include "tables/tables.h"
-#include "ir_words.h"
+#include "logic/logic.h"
 #include "wordsat.h"
 
 #include <linux/audit.h>

@@ -15,7 +15,7 @@
  */
 #include "z3_lazy.h" /* before anything that includes <z3.h> */
 #include "bpf_symbolic.h"
-#include "ir_z3.h"
+#include "logic/logic.h"
 #include "prove_int.h"
 
 #include <stdio.h>

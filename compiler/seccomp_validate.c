@@ -61,8 +61,7 @@
 #include "bpf_interp.h"
 #include "bpf_paths.h"
 #include "bpf_symbolic.h"
-#include "ir_z3.h"
-#include "ir_words.h"
+#include "logic/logic.h"
 #include "wordsat.h"
 
 #define X32_BIT 0x40000000u

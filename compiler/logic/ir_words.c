@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* IR atoms and rules as clauses over seccomp_data's words; see ir_words.h. */
-#include "ir_words.h"
+/* IR atoms and rules as clauses over seccomp_data's words; see logic.h. */
+#include "logic.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* IR rules as Z3 terms; see ir_z3.h. */
+/* IR rules as Z3 terms; see logic.h. */
 #include "z3_lazy.h" /* before anything that includes <z3.h> */
-#include "ir_z3.h"
+#include "logic.h"
 #include "bpf_symbolic.h"
 
 static Z3_ast atom_term(struct bpf_sym *s, const struct ir_atom *a)
