@@ -12,7 +12,7 @@
 #include "polbin.h"
 #include "polbin_write.h"
 #include "sections.h"
-#include "sema.h"
+#include "sema/sema.h"
 #include "sha256.h"
 
 #include <errno.h>

@@ -4,11 +4,9 @@ include compiler/tables/tables.mk
 include compiler/support/support.mk
 include compiler/ir/ir.mk
 include compiler/logic/logic.mk
+include compiler/sema/sema.mk
 
-COMPILER_LIB_OBJS := $(IR_OBJS) $(B)/compiler/sema.o \
-             $(B)/compiler/sema_values.o $(B)/compiler/sema_syscalls.o \
-             $(B)/compiler/sema_fs.o $(B)/compiler/sema_net.o \
-             $(B)/compiler/sema_env_limits.o $(B)/compiler/companions.o \
+COMPILER_LIB_OBJS := $(IR_OBJS) $(SEMA_OBJS) \
              $(TABLES_OBJS) \
              $(B)/compiler/dump.o $(B)/compiler/build.o \
              $(B)/compiler/backends.o $(SUPPORT_OBJS) \

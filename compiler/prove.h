@@ -21,7 +21,7 @@
 
 #include "diag.h"
 #include "ir/ir.h"
-#include "sema.h"
+#include "sema/sema.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -28,7 +28,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "ir/ir.h"
-#include "sema.h"
+#include "sema/sema.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -15,7 +15,7 @@
 #include "polbin.h"
 #include "polbin_write.h"
 #include "prove.h"
-#include "sema.h"
+#include "sema/sema.h"
 #include "../unit/compile_text.h"
 
 #include <linux/audit.h>

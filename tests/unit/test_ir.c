@@ -8,12 +8,11 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "companions.h"
+#include "sema/sema.h"
 #include "diag.h"
 #include "ir/ir.h"
 #include "limits_backend.h"
 #include "sections.h"
-#include "sema.h"
 #include "compile_text.h"
 
 #include <stdlib.h>

@@ -23,7 +23,7 @@
 #include "nft_backend.h"
 #include "nft_print.h"
 #include "sections.h"
-#include "sema.h"
+#include "sema/sema.h"
 #include "compile_text.h"
 
 #include <errno.h>

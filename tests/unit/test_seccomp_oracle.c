@@ -42,11 +42,10 @@
 #include <linux/audit.h>
 
 #include "bpf_interp.h"
-#include "companions.h"
+#include "sema/sema.h"
 #include "seccomp_backend.h"
 #include "seccomp_fixtures.h"
 #include "seccomp_validate.h"
-#include "sema.h"
 
 #define MAX_VALS 256
 #define MIXES	 64

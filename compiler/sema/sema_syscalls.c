@@ -6,7 +6,7 @@
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
-#include "companions.h"
+#include "sema.h"
 #include "tables/tables.h"
 #include "sema_int.h"
 #include "wordsat.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The egress companion rules (companions.h). */
-#include "companions.h"
+/* The egress companion rules (sema.h). */
+#include "sema.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal to the semantic pass (compiler/sema*.c). */
+/* Internal to the semantic pass (compiler/sema/). */
 #ifndef POLC_SEMA_INT_H
 #define POLC_SEMA_INT_H
 
