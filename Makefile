@@ -26,10 +26,9 @@ all: $(B)/polc $(B)/polexec
 
 include lang/lang.mk
 include artifact/artifact.mk
-include compiler/compiler.mk
-include compiler/landlock.mk
-include compiler/prover.mk
 include bpf/bpf.mk
+include compiler/compiler.mk
+include compiler/prover.mk
 include stub/stub.mk
 include tests/tests.mk
 include bench/bench.mk

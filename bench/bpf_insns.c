@@ -20,7 +20,7 @@
 #include <linux/audit.h>
 
 #include "bpf_interp.h"
-#include "seccomp_backend.h"
+#include "backend/backend.h"
 #include "seccomp_fixtures.h"
 
 #define NVEC 16

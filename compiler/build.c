@@ -7,7 +7,7 @@
  */
 #include "build.h"
 #include "diag.h"
-#include "backends.h"
+#include "backend/backend.h"
 #include "ir/ir.h"
 #include "polbin.h"
 #include "polbin_write.h"

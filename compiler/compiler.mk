@@ -1,20 +1,23 @@
-# The compiler: semantic pass, IR, backends, validation, artifact, CLI.
-# One fragment per stage folder, in pipeline order.
+# The compiler, one fragment per stage folder, in pipeline order. Each adds
+# its objects to POLC_OBJS and its own suites, so that a suite links the
+# stages up to its own. docs/ARCHITECTURE.md draws the stages.
 include compiler/tables/tables.mk
 include compiler/support/support.mk
 include compiler/ir/ir.mk
 include compiler/logic/logic.mk
 include compiler/sema/sema.mk
+include compiler/backend/backend.mk
 
-COMPILER_LIB_OBJS := $(IR_OBJS) $(SEMA_OBJS) \
-             $(TABLES_OBJS) \
-             $(B)/compiler/dump.o $(B)/compiler/build.o \
-             $(B)/compiler/backends.o $(SUPPORT_OBJS) \
-             $(B)/compiler/nft_backend.o \
-             $(B)/compiler/nft_print.o
-POLC_OBJS += $(COMPILER_LIB_OBJS) $(B)/compiler/polc.o
+POLC_OBJS += $(B)/compiler/dump.o $(B)/compiler/build.o
+
+# Every compiler object but main(): what the suites link.
+COMPILER_LIB_OBJS := $(TABLES_OBJS) $(SUPPORT_OBJS) $(IR_OBJS) \
+                     $(LOGIC_OBJS) $(SEMA_OBJS) $(BACKEND_OBJS) \
+                     $(B)/compiler/dump.o $(B)/compiler/build.o
+POLC_OBJS += $(B)/compiler/polc.o
 
 $(B)/compiler/polc.o: CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'
-
-# The egress backend builds nfnetlink messages with libnftnl.
-LDLIBS += -lnftnl -lmnl
+# polc loads Z3 with dlopen() when validation first needs it
+# (bpf/z3_lazy.h): linked, libz3 and libstdc++ would be mapped on every
+# start.
+$(B)/polc: LDLIBS := $(filter-out -lz3,$(LDLIBS))

@@ -6,7 +6,7 @@
  * that decide the dimensions (prove_sys.c, prove_fs.c, prove_net.c): a
  * mistake there shows up here as a witness that does not re-check.
  */
-#include "landlock_backend.h"
+#include "backend/backend.h"
 #include "prove.h"
 #include "sections.h"
 
@@ -187,7 +187,7 @@ static int in_ranges(const struct ir_port_range *r, uint32_t n, uint16_t port)
 }
 
 /*
- * Landlock's TCP port rules under `net host` (landlock_backend.c): with
+ * Landlock's TCP port rules under `net host` (backend/landlock.c): with
  * no port rule at all nothing is handled; with any, both directions are,
  * and a direction without rules allows no port.
  */

@@ -8,7 +8,7 @@
  * none missing and none extra. Otherwise the IR would be a claim about a
  * program that may not be the one polexec installs.
  */
-#include "backends.h"
+#include "backend/backend.h"
 #include "dump.h"
 #include "polbin.h"
 #include "prove.h"

@@ -5,7 +5,7 @@
  * re-checked, with evaluators that ask the concrete question (may the box
  * use this much? does the box get exactly this variable?) of each policy.
  */
-#include "landlock_backend.h"
+#include "backend/backend.h"
 #include "prove_int.h"
 #include "sections.h"
 
@@ -225,7 +225,7 @@ int prove_env(struct prover *pv)
 /*
  * The worlds are kernels, one Landlock ABI each (0: none), the same for
  * both policies. Where both run, the other dimensions compare what they
- * enforce (a kernel strips the same rights from both, landlock_backend.c
+ * enforce (a kernel strips the same rights from both, backend/landlock.c
  * handling every right with an fs block). What is left here: a kernel on
  * which NEW runs and OLD refuses (a `require` below its minimum), and the
  * scopes (signals, abstract unix sockets) OLD sets and NEW does not.

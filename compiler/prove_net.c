@@ -73,7 +73,7 @@ static int is_host(const struct ir_policy *p)
 }
 
 /*
- * Landlock's TCP port rules under `net host` (landlock_backend.c): none
+ * Landlock's TCP port rules under `net host` (backend/landlock.c): none
  * at all restricts nothing; with any, a direction without rules allows no
  * port.
  */

@@ -34,7 +34,7 @@
  * formula (prove_z3.c).
  */
 #include "prove_int.h"
-#include "seccomp_backend.h"
+#include "backend/backend.h"
 #include "tables/tables.h"
 #include "logic/logic.h"
 #include "wordsat.h"

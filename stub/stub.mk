@@ -1,5 +1,5 @@
 # polexec: the static exec stub, built with musl, plus the leak suite's
-# programs and the env backend's object for polc.
+# programs.
 #
 # musl-gcc does not see the kernel headers, so it gets an include folder of
 # its own holding links to them; the stub uses only the uapi headers there.
@@ -34,9 +34,6 @@ $(MUSL_INC)/.stamp:
 $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 	@mkdir -p $(dir $@)
 	$(MUSLCC) $(POLEXEC_CFLAGS) $(POLEXEC_SRCS) -o $@
-
-# The ENV and LIMITS section writers (compiler side of those layers).
-POLC_OBJS += $(B)/compiler/env_backend.o $(B)/compiler/limits_backend.o
 
 # Leak-suite programs: static glibc, so their policies stay small.
 LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe hog

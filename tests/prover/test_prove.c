@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "backends.h"
+#include "backend/backend.h"
 #include "polbin.h"
 #include "polbin_write.h"
 #include "prove.h"

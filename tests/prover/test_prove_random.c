@@ -33,9 +33,8 @@
 #include <cmocka.h>
 
 #include "bpf_interp.h"
-#include "landlock_backend.h"
+#include "backend/backend.h"
 #include "prove.h"
-#include "seccomp_backend.h"
 #include "sections.h"
 
 #include <linux/audit.h>

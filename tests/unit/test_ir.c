@@ -11,7 +11,7 @@
 #include "sema/sema.h"
 #include "diag.h"
 #include "ir/ir.h"
-#include "limits_backend.h"
+#include "backend/backend.h"
 #include "sections.h"
 #include "compile_text.h"
 

@@ -20,8 +20,7 @@
 
 #include "diag.h"
 #include "ir/ir.h"
-#include "nft_backend.h"
-#include "nft_print.h"
+#include "backend/backend.h"
 #include "sections.h"
 #include "sema/sema.h"
 #include "compile_text.h"

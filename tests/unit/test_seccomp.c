@@ -24,9 +24,8 @@
 
 #include "bpf_interp.h"
 #include "bpf_symbolic.h"
-#include "seccomp_backend.h"
+#include "backend/backend.h"
 #include "seccomp_fixtures.h"
-#include "seccomp_validate.h"
 
 #define N(a)	       (sizeof(a) / sizeof((a)[0]))
 #define R_KILL_PROCESS 0x80000000u

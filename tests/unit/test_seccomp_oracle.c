@@ -43,9 +43,8 @@
 
 #include "bpf_interp.h"
 #include "sema/sema.h"
-#include "seccomp_backend.h"
+#include "backend/backend.h"
 #include "seccomp_fixtures.h"
-#include "seccomp_validate.h"
 
 #define MAX_VALS 256
 #define MIXES	 64

@@ -12,7 +12,7 @@
  *
  * Paths stay unbound (`~`, `${VAR}`): polexec binds and opens them.
  */
-#include "landlock_backend.h"
+#include "backend.h"
 #include "landlock_compat.h"
 #include "polbin.h"
 #include "sections.h"

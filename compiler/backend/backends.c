@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "backends.h"
-#include "env_backend.h"
-#include "landlock_backend.h"
-#include "limits_backend.h"
-#include "nft_backend.h"
+#include "backend.h"
 #include "polbin.h"
 #include "sections.h"
-#include "seccomp_backend.h"
-#include "seccomp_validate.h"
 
 #include <linux/filter.h>
 #include <stdio.h>
@@ -77,7 +71,7 @@ static int landlock(const struct ir_policy *p, struct compiled *c, char *err,
 
 /*
  * The NET section (net none and net filtered) and, for net filtered, the
- * NFT section: compiler/nft_backend.c. `net host` and no net block get
+ * NFT section: nft.c. `net host` and no net block get
  * neither.
  */
 static int net(const struct ir_policy *p, struct compiled *c, char *err,

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The NFT section's table in nft syntax. Each line here is the source of one
- * object or rule of compiler/nft_backend.c, in the same order, so that nft
+ * object or rule of nft.c, in the same order, so that nft
  * emits the same expressions for it.
  */
-#include "nft_print.h"
-#include "nft_backend.h"
+#include "backend.h"
 #include "sections.h"
 
 #include <arpa/inet.h>

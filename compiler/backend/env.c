@@ -6,7 +6,7 @@
  * in the IR's order (sorted by name). `${VAR}` references are kept as
  * text; polexec binds them at run time.
  */
-#include "env_backend.h"
+#include "backend.h"
 #include "support/support.h"
 #include "polbin.h"
 #include "sections.h"

@@ -26,7 +26,7 @@
  * decision. Compared on 64 bits, `family != 40` would let 40 + 2^32
  * through while the kernel sees AF_VSOCK.
  */
-#include "seccomp_backend.h"
+#include "backend.h"
 
 #include <seccomp.h>
 #include <stdarg.h>

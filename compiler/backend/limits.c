@@ -3,7 +3,7 @@
  * LIMITS section: u32 flags, u32 set, u64 value[8], little-endian (see
  * artifact/sections.h). The IR's limit order is the section's order.
  */
-#include "limits_backend.h"
+#include "backend.h"
 #include "support/support.h"
 #include "sections.h"
 

@@ -10,10 +10,10 @@
  * neighbouring intervals with equal port sets are joined again.
  *
  * The rules are the expressions nft 1.0.6 itself emits for the same table
- * written in its syntax (compiler/nft_print.c writes that text), so that the
+ * written in its syntax (nft_print.c writes that text), so that the
  * kernel lists both identically; the test suite checks that.
  */
-#include "nft_backend.h"
+#include "backend.h"
 #include "sections.h"
 
 #include <libmnl/libmnl.h>

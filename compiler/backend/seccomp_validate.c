@@ -48,7 +48,7 @@
  * internal error, never a pass.
  */
 #include "z3_lazy.h" /* before anything that includes <z3.h> */
-#include "seccomp_validate.h"
+#include "backend.h"
 
 #include <seccomp.h>
 #include <stdarg.h>

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The backends: one file per backend, each a pure function of the IR, and
+ * the driver that runs them all (backends.c). Together they make the
+ * compiled sections of an artifact, apart from the IR and metadata.
+ * `polc build` writes them; the prover re-runs them on an artifact's IR
+ * and requires the artifact's sections to be exactly these, so an
+ * artifact is judged by the IR it really enforces.
+ */
+#ifndef POLC_BACKEND_H
+#define POLC_BACKEND_H
+
+#include "ir/ir.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/filter.h>
+
+/* ---- The driver (backends.c) -------------------------------------------- */
+
+#define BACKENDS_MAX 8
+
+struct compiled_section {
+	uint32_t type;
+	uint32_t flags;
+	uint8_t *data;
+	size_t len;
+};
+
+struct compiled {
+	size_t n;
+	struct compiled_section sec[BACKENDS_MAX];
+};
+
+/*
+ * Runs every backend, translation validation included. Returns 0; 2 when
+ * the policy cannot be compiled (err says why); 3 when validation caught a
+ * compiler bug (err names the syscall and a witness). On failure *out is
+ * empty.
+ */
+int backends_compile(const struct ir_policy *p, struct compiled *out, char *err,
+		     size_t errlen);
+void backends_free(struct compiled *c);
+const struct compiled_section *backends_find(const struct compiled *c,
+					     uint32_t type);
+
+/* ---- seccomp (seccomp.c) ------------------------------------------------ */
+
+/*
+ * The seccomp backend: a classic-BPF program for AUDIT_ARCH_X86_64 from the
+ * IR's syscall section. docs/SECCOMP.md describes the program's layout;
+ * seccomp_validate() proves each program equal to the IR.
+ */
+
+/* Largest syscall number the dispatch looks at; anything above is x32 or
+ * garbage and gets the bad-arch action. */
+#define SECCOMP_X32_SYSCALL_BIT 0x40000000u
+
+/*
+ * Generate the program for p->sys. On success *prog (caller frees) holds
+ * *ninsns <= POLBIN_SECCOMP_MAX_INSNS instructions and 0 is returned; on
+ * failure -1 with a message in err.
+ */
+int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
+		     size_t *ninsns, char *err, size_t errlen);
+
+/* The x86_64 number of a syscall name, or -1 when x86_64 has none. */
+int seccomp_syscall_nr(const char *name);
+
+/* The seccomp return value of an action. Returns 0, or -1 if invalid. */
+int seccomp_action_value(const struct ir_action *a, uint32_t *ret);
+
+/* ---- Translation validation (seccomp_validate.c) ------------------------ */
+
+/*
+ * Translation validation of the seccomp program: prove that the program
+ * returns, for every arch, syscall number and argument vector, the action
+ * the IR gives (ir_eval_syscall() for x86_64 numbers, the bad-arch action
+ * for x32 numbers and foreign arches). docs/SECCOMP.md says what is proven
+ * and how.
+ */
+
+/* Milliseconds the solver may spend on one query; over it, we fail. */
+#define SECCOMP_VALIDATE_TIMEOUT_MS 10000u
+
+/*
+ * How a validation went. A "part" is one syscall number whose program
+ * path reads an argument or whose rules test one, or one of the five
+ * ranges proven with nr (and arch) free: numbers above the table, x32
+ * numbers, i386, aarch64, any arch but x86_64. Parts are decided by the
+ * exact word procedure (bpf/wordsat.h) unless the program leaves its
+ * fragment or a budget runs out; then Z3 decides them. The Z3 context is
+ * only created for the first such part.
+ */
+struct seccomp_validate_stats {
+	unsigned int concrete;	     /* numbers settled by one concrete run */
+	unsigned int exact_syscalls; /* numbers decided without Z3 */
+	unsigned int z3_syscalls;    /* numbers that needed Z3 */
+	unsigned int exact_ranges;   /* ranges decided without Z3 */
+	unsigned int z3_ranges;	     /* ranges that needed Z3 */
+};
+
+/* Flags of seccomp_validate_stats(). */
+#define SECCOMP_VALIDATE_FORCE_Z3 1u /* every part through Z3 (tests) */
+
+/*
+ * Returns 0 when the program is proven equal to the policy; 1 on a
+ * mismatch, with err naming the syscall, a witness argument vector and both
+ * actions, e.g.
+ *   socket(arg0=0x10000002a, arg1=0x0, ...): program allow, policy errno(EPERM)
+ * and -1 on an internal error or when the solver cannot decide (a timeout
+ * is a failure, never a pass).
+ */
+int seccomp_validate(const struct ir_policy *p, const struct sock_filter *prog,
+		     size_t n, char *err, size_t errlen);
+
+/*
+ * The same, with flags (SECCOMP_VALIDATE_*) and, when st is not NULL, how
+ * each part was decided (filled as far as the validation got).
+ */
+int seccomp_validate_stats(const struct ir_policy *p,
+			   const struct sock_filter *prog, size_t n,
+			   unsigned int flags,
+			   struct seccomp_validate_stats *st, char *err,
+			   size_t errlen);
+
+/* ---- Landlock (landlock.c) ---------------------------------------------- */
+
+/*
+ * The Landlock backend: the IR's fs grants, `net host` TCP ports and the
+ * scopes, as the LANDLOCK section polexec installs (artifact/sections.h
+ * has the format, docs/LANDLOCK.md the design). The section is a pure
+ * function of the IR, so the prover can rebuild and compare it.
+ */
+
+/*
+ * The Landlock layer is on when the policy has an fs section, a landlock
+ * statement, or `net host` port rules.
+ */
+int landlock_layer_on(const struct ir_policy *p);
+
+/*
+ * The requirement the section carries: the landlock statement's, else the
+ * default `require`, ABI 1, or ABI 4 when `net host` has port rules (the
+ * ABI that has them).
+ */
+void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
+			  uint32_t *mode);
+
+/*
+ * Builds the section into *out (malloc'd). 0 with *out NULL when the layer
+ * is off; 2 with err filled when the IR cannot be compiled (a port list
+ * past POLBIN_LL_MAX_PORTS), or out of memory.
+ */
+int landlock_section_build(const struct ir_policy *p, uint8_t **out,
+			   size_t *len, char *err, size_t errlen);
+
+/* ---- Egress: NET and NFT (nft.c, nft_print.c) --------------------------- */
+
+/*
+ * The egress backend: the IR's net block as the NET section (version 2) and,
+ * for `net filtered`, the NFT section: the nfnetlink messages of the table
+ * inet "polc" (formats in artifact/sections.h), built with libnftnl.
+ */
+
+/* At most this many elements in the four interval sets together. */
+#define NFT_MAX_ELEMS 16384
+
+/*
+ * One element of allow4/allow6/deny4/deny6: the box of addresses lo..hi
+ * (network order, 4 or 16 bytes used), one protocol, ports plo..phi.
+ */
+struct nft_elem {
+	uint8_t lo[16], hi[16];
+	uint8_t proto;
+	uint16_t plo, phi;
+};
+
+/*
+ * The static entries of one verdict (IR_NET_ALLOW or IR_NET_DENY) and one
+ * family (4 or 6) as pairwise disjoint boxes, sorted by (proto, address,
+ * port), neighbours with equal port sets merged: what the set holds. A
+ * malloc'd *out (NULL when *n is 0). Returns 0, or -1 with a reason.
+ */
+int nft_elements(const struct ir_policy *p, int verdict, int family,
+		 struct nft_elem **out, size_t *n, char *err, size_t errlen);
+
+/*
+ * The NET section of p, or *out NULL when p has none (no net block, `net
+ * host`): the 24-byte header, loopback ranges merged, runtime entries
+ * (names and ${VAR} allows in IR order). Returns 0, or -1 with a reason.
+ */
+int net_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+		      char *err, size_t errlen);
+
+/*
+ * The NFT section of a `net filtered` p: NLMSG_ALIGNed nfnetlink messages,
+ * seq 0, pid 0, no batch begin/end. Deterministic. Returns 0, or -1 with a
+ * reason (too many elements, over POLBIN_NET_MAX_NFT, not filtered).
+ */
+int nft_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+		      char *err, size_t errlen);
+
+/* The runtime allow entries of p (names and ${VAR}), in IR order. */
+size_t nft_runtime_count(const struct ir_policy *p);
+const struct ir_net_entry *nft_runtime_entry(const struct ir_policy *p,
+					     size_t i);
+
+/*
+ * The table of the NFT section as nft syntax (what `nft -f` accepts), from
+ * the IR: `polc dump` shows it, and the test suite loads it with nft to
+ * check that the kernel lists it exactly as it lists the section's
+ * messages. The runtime sets are shown empty, each with a comment naming
+ * the entry polexec fills it from. Writes the table of a `net filtered`
+ * p. Returns 0, or -1 with a reason.
+ */
+int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen);
+
+/* ---- Limits (limits.c) -------------------------------------------------- */
+
+/*
+ * The limits backend: the IR's limits block as the LIMITS section polexec
+ * reads (format in artifact/sections.h).
+ */
+
+/*
+ * Encodes p->limits into a malloc'd *out of POLBIN_LIMITS_LEN bytes. Every
+ * policy gets the section: without a limits block it says only "core 0".
+ * Defaults are written out (core 0 unless given, grace
+ * POLBIN_LIMITS_GRACE_MS unless given), so polexec decides nothing.
+ *
+ * The IR is checked again here, as polexec will check the section: known
+ * limit bits, the value of an unset limit 0, a set value nonzero (core
+ * excepted) and within the bounds of artifact/sections.h, a known mode.
+ * Returns 0, or -1 with a one-line reason in err (*out is then NULL).
+ */
+int limits_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+			 char *err, size_t errlen);
+
+/* ---- Environment (env.c) ------------------------------------------------ */
+
+/*
+ * The env backend: the IR's env block as the ENV section polexec reads
+ * (format in artifact/sections.h).
+ */
+
+/*
+ * Encodes p->env into a malloc'd *out of *len bytes. A policy without an
+ * env block gets an empty recipe (count 0): the box's environment is empty
+ * either way, and the section says so explicitly.
+ *
+ * The IR is checked again here, as polexec will check it: at most
+ * IR_MAX_ENV entries, names valid identifiers and unique, each string at
+ * most IR_MAX_STR bytes, pass carrying no value, set a value, secret a
+ * source and a destination, and every `$` in a value or destination
+ * starting a well-formed ${NAME}. Returns 0, or -1 with a one-line reason
+ * in err (*out is then NULL).
+ */
+int env_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+		      char *err, size_t errlen);
+
+#endif
