@@ -434,14 +434,6 @@ out:
 	return rc;
 }
 
-const uint32_t dump_known_sections[] = {
-    POLBIN_SEC_IR,	   POLBIN_SEC_META,
-    POLBIN_SEC_SECCOMP,	   POLBIN_SEC_ENV,
-    POLBIN_SEC_LANDLOCK,   POLBIN_SEC_NFT,
-    POLBIN_SEC_LIMITS,	   POLBIN_SEC_NET,
-    POLBIN_SEC_UNENFORCED, 0,
-};
-
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen)
 {
@@ -449,7 +441,7 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 	struct polbin pb;
 	uint32_t i;
 
-	if (polbin_parse(buf, len, dump_known_sections, &pb, err, errlen))
+	if (polbin_parse(buf, len, backends_known_sections, &pb, err, errlen))
 		return -1;
 	sha256_hex(buf + 32, hex);
 	fprintf(out, "polbin version %u, arch %s, %zu bytes, sha256 %s\n",

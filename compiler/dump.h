@@ -7,10 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The section types polc knows, 0-terminated: what polc dump and the
- * prover's artifact reader accept (polbin_parse's known list). */
-extern const uint32_t dump_known_sections[];
-
 /* 0, or -1 with the reason in err (the artifact is refused). */
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen);

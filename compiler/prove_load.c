@@ -9,7 +9,6 @@
  * program that may not be the one polexec installs.
  */
 #include "backend/backend.h"
-#include "dump.h"
 #include "polbin.h"
 #include "prove.h"
 #include "support/support.h"
@@ -66,7 +65,8 @@ int prove_load_artifact(const uint8_t *buf, size_t len, struct ir_policy **out,
 	int rc;
 
 	*out = NULL;
-	if (polbin_parse(buf, len, dump_known_sections, &pb, why, sizeof(why)))
+	if (polbin_parse(buf, len, backends_known_sections, &pb, why,
+			 sizeof(why)))
 		return fail(err, errlen, PROVE_EINVAL, "%s", why);
 	if (pb.arch != AUDIT_ARCH_X86_64)
 		return fail(err, errlen, PROVE_EINVAL,

@@ -45,6 +45,12 @@ void backends_free(struct compiled *c);
 const struct compiled_section *backends_find(const struct compiled *c,
 					     uint32_t type);
 
+/*
+ * The section types polc knows, 0-terminated (sections.c): what polc dump
+ * and the prover's artifact reader accept (polbin_parse's known list).
+ */
+extern const uint32_t backends_known_sections[];
+
 /* ---- seccomp (seccomp.c) ------------------------------------------------ */
 
 /*

@@ -6,7 +6,8 @@ BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/landlock.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
-                $(B)/compiler/backend/limits.o $(B)/compiler/backend/env.o
+                $(B)/compiler/backend/limits.o $(B)/compiler/backend/env.o \
+                $(B)/compiler/backend/sections.o
 POLC_OBJS += $(BACKEND_OBJS)
 
 # The egress backend builds nfnetlink messages with libnftnl.

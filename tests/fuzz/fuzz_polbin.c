@@ -21,6 +21,7 @@
  *     the reader's terminal. POLC_FUZZ_CONTROL=ignore skips this check,
  *     to explore past a known bug (tests/fuzz/crashes/README.md).
  */
+#include "backend/backend.h"
 #include "dump.h"
 #include "ir/ir.h"
 #include "polbin.h"
@@ -104,7 +105,7 @@ static void one(const uint8_t *buf, size_t len)
 	FILE *mem;
 	int parsed, dumped;
 
-	parsed = polbin_parse(buf, len, dump_known_sections, &pb, err,
+	parsed = polbin_parse(buf, len, backends_known_sections, &pb, err,
 			      sizeof(err)) == 0;
 	if (!parsed && !err[0])
 		die("polbin_parse refused without a reason", NULL);
