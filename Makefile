@@ -28,7 +28,6 @@ include lang/lang.mk
 include artifact/artifact.mk
 include bpf/bpf.mk
 include compiler/compiler.mk
-include compiler/prover.mk
 include stub/stub.mk
 include tests/tests.mk
 include bench/bench.mk

@@ -7,12 +7,13 @@ include compiler/ir/ir.mk
 include compiler/logic/logic.mk
 include compiler/sema/sema.mk
 include compiler/backend/backend.mk
+include compiler/prove/prove.mk
 
 POLC_OBJS += $(B)/compiler/dump.o $(B)/compiler/build.o
 
 # Every compiler object but main(): what the suites link.
 COMPILER_LIB_OBJS := $(TABLES_OBJS) $(SUPPORT_OBJS) $(IR_OBJS) \
-                     $(LOGIC_OBJS) $(SEMA_OBJS) $(BACKEND_OBJS) \
+                     $(LOGIC_OBJS) $(SEMA_OBJS) $(BACKEND_OBJS) $(PROVE_OBJS) \
                      $(B)/compiler/dump.o $(B)/compiler/build.o
 POLC_OBJS += $(B)/compiler/polc.o
 

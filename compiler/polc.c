@@ -12,7 +12,7 @@
 #include "diag.h"
 #include "dump.h"
 #include "polbin.h"
-#include "prove.h"
+#include "prove/prove.h"
 #include "support/support.h"
 
 #include <errno.h>

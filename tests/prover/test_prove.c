@@ -14,7 +14,7 @@
 #include "backend/backend.h"
 #include "polbin.h"
 #include "polbin_write.h"
-#include "prove.h"
+#include "prove/prove.h"
 #include "sema/sema.h"
 #include "../unit/compile_text.h"
 

@@ -34,7 +34,7 @@
 
 #include "bpf_interp.h"
 #include "backend/backend.h"
-#include "prove.h"
+#include "prove/prove.h"
 #include "sections.h"
 
 #include <linux/audit.h>

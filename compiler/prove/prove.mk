@@ -1,8 +1,8 @@
 # The prover: polc check --boundary and polc diff (issue 6).
-PROVE_OBJS := $(B)/compiler/prove.o $(B)/compiler/prove_load.o \
-              $(B)/compiler/prove_eval.o $(B)/compiler/prove_sys.o \
-              $(B)/compiler/prove_fs.o $(B)/compiler/prove_net.o \
-              $(B)/compiler/prove_misc.o $(B)/compiler/prove_z3.o
+PROVE_OBJS := $(B)/compiler/prove/prove.o $(B)/compiler/prove/prove_load.o \
+              $(B)/compiler/prove/prove_eval.o $(B)/compiler/prove/prove_sys.o \
+              $(B)/compiler/prove/prove_fs.o $(B)/compiler/prove/prove_net.o \
+              $(B)/compiler/prove/prove_misc.o $(B)/compiler/prove/prove_z3.o
 POLC_OBJS += $(PROVE_OBJS)
 
 # Two 400-syscall policies with argument rules, checked RUNS times.
@@ -13,17 +13,16 @@ bench-prove: $(B)/polc $(B)/bench/gen_policy
 bench: bench-prove
 
 # The prover's suites: unit cases, the random property test, the corpus.
-# bpf.mk and stub.mk add to POLC_OBJS after this file is read, so the
-# links name the objects in their recipes (expanded when they run) and
-# depend on polc, which is built from exactly those objects.
-PROVE_TEST_LINK = $(CC) $(CFLAGS) $< \
-	$(filter-out $(B)/compiler/polc.o,$(POLC_OBJS)) -lcmocka $(LDLIBS) -o $@
+# They link every stage up to the prover (POLC_OBJS so far).
+PROVE_TEST_OBJS := $(POLC_OBJS)
+PROVE_TEST_LINK = $(CC) $(CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 $(B)/tests/prover/test_prove.o $(B)/tests/prover/test_prove_random.o: \
 	$(B)/lang/parser.h
-$(B)/tests/prover/test_prove: $(B)/tests/prover/test_prove.o $(B)/polc
+$(B)/tests/prover/test_prove: $(B)/tests/prover/test_prove.o \
+		$(PROVE_TEST_OBJS)
 	$(PROVE_TEST_LINK)
 $(B)/tests/prover/test_prove_random: $(B)/tests/prover/test_prove_random.o \
-		$(B)/polc
+		$(PROVE_TEST_OBJS)
 	$(PROVE_TEST_LINK)
 
 PROVE_TESTS := $(B)/tests/prover/test_prove $(B)/tests/prover/test_prove_random

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal to the prover (compiler/prove*.c). */
+/* Internal to the prover (compiler/prove/). */
 #ifndef POLC_PROVE_INT_H
 #define POLC_PROVE_INT_H
 
