@@ -8,17 +8,9 @@ include compiler/logic/logic.mk
 include compiler/sema/sema.mk
 include compiler/backend/backend.mk
 include compiler/prove/prove.mk
+include compiler/cli/cli.mk
 
-POLC_OBJS += $(B)/compiler/dump.o $(B)/compiler/build.o
-
-# Every compiler object but main(): what the suites link.
+# Every compiler object but main(): what the later suites link.
 COMPILER_LIB_OBJS := $(TABLES_OBJS) $(SUPPORT_OBJS) $(IR_OBJS) \
-                     $(LOGIC_OBJS) $(SEMA_OBJS) $(BACKEND_OBJS) $(PROVE_OBJS) \
-                     $(B)/compiler/dump.o $(B)/compiler/build.o
-POLC_OBJS += $(B)/compiler/polc.o
-
-$(B)/compiler/polc.o: CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'
-# polc loads Z3 with dlopen() when validation first needs it
-# (bpf/z3_lazy.h): linked, libz3 and libstdc++ would be mapped on every
-# start.
-$(B)/polc: LDLIBS := $(filter-out -lz3,$(LDLIBS))
+                     $(LOGIC_OBJS) $(SEMA_OBJS) $(BACKEND_OBJS) \
+                     $(PROVE_OBJS) $(CLI_OBJS)

@@ -7,7 +7,7 @@ UNIT_LIBS := -lcmocka $(LDLIBS)
 $(B)/tests/unit/test_lang: $(B)/tests/unit/test_lang.o $(LANG_OBJS)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 $(B)/tests/unit/test_ir: $(B)/tests/unit/test_ir.o $(LANG_OBJS) \
-		$(COMPILER_LIB_OBJS) $(filter-out $(B)/compiler/polc.o,$(POLC_OBJS))
+		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 $(B)/tests/unit/test_polbin: $(B)/tests/unit/test_polbin.o \
 		$(B)/artifact/polbin_read.o $(B)/artifact/polbin_write.o \
@@ -17,7 +17,7 @@ $(B)/tests/unit/test_tables: $(B)/tests/unit/test_tables.o \
 		$(TABLES_OBJS)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 $(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
-		$(COMPILER_LIB_OBJS) $(filter-out $(B)/compiler/polc.o,$(POLC_OBJS))
+		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
 $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \

@@ -27,7 +27,7 @@
  * Choosing the holding rules explicitly leaves conjunctions of atoms and
  * of negated rules (disjunctions of negated atoms). A 64-bit atom is a
  * disjunction of conjunctions of literals on its two 32-bit words
- * (ir_words.h), and bpf/wordsat.h decides the conjunction of such
+ * (logic/ir_words.c), and bpf/wordsat.h decides the conjunction of such
  * clauses exactly, with a witness. Trying t from 5 down reports, for each
  * syscall, a witness of the most permissive excess first. The search is
  * bounded per syscall; past the bound the syscall goes to Z3 as one

@@ -22,7 +22,7 @@
  *     to explore past a known bug (tests/fuzz/crashes/README.md).
  */
 #include "backend/backend.h"
-#include "dump.h"
+#include "cli/cli.h"
 #include "ir/ir.h"
 #include "polbin.h"
 #include "sha256.h"

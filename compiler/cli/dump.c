@@ -4,7 +4,7 @@
  * read with the same hostile-input reader polexec uses; sections polc does
  * not understand are listed, never skipped silently.
  */
-#include "dump.h"
+#include "cli.h"
 #include "bpf_disasm.h"
 #include "ir/ir.h"
 #include "backend/backend.h"

@@ -5,7 +5,7 @@
  * to a temporary file and renamed, so a failed build never leaves a
  * half-written or stale-looking output behind.
  */
-#include "build.h"
+#include "cli.h"
 #include "diag.h"
 #include "backend/backend.h"
 #include "ir/ir.h"

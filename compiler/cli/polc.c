@@ -8,9 +8,8 @@
  * by translation validation (no artifact is written).
  */
 #include "ast.h"
-#include "build.h"
+#include "cli.h"
 #include "diag.h"
-#include "dump.h"
 #include "polbin.h"
 #include "prove/prove.h"
 #include "support/support.h"

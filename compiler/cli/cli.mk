@@ -1,0 +1,10 @@
+# polc's command line: build, dump, and main() for every command.
+CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o
+POLC_MAIN := $(B)/compiler/cli/polc.o
+POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
+
+$(POLC_MAIN): CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'
+# polc loads Z3 with dlopen() when validation first needs it
+# (bpf/z3_lazy.h): linked, libz3 and libstdc++ would be mapped on every
+# start.
+$(B)/polc: LDLIBS := $(filter-out -lz3,$(LDLIBS))
