@@ -34,7 +34,7 @@
 
 /* Section types. New types get new numbers; numbers are never reused. */
 enum polbin_section_type {
-	POLBIN_SEC_IR = 1,	 /* canonical IR (compiler/ir.h encoding) */
+	POLBIN_SEC_IR = 1,	 /* canonical IR (compiler/ir/ir.h encoding) */
 	POLBIN_SEC_META = 2,	 /* policy name, source digest, compiler */
 	POLBIN_SEC_SECCOMP = 3,	 /* raw struct sock_filter[] for x86_64 */
 	POLBIN_SEC_LANDLOCK = 4, /* Landlock ruleset */

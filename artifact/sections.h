@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Payload formats of the compiled sections that polexec decodes. polc writes
- * them (compiler/backend_*.c); polexec reads them (stub/). All integers are
+ * them (compiler/backend/); polexec reads them (stub/). All integers are
  * little-endian; strings are length-prefixed, not NUL-terminated, and must
  * not contain NUL bytes.
  *
@@ -37,7 +37,7 @@
  *   dest the absolute path where the box finds the content.
  *
  * LANDLOCK (POLBIN_SEC_LANDLOCK, critical): the ruleset polexec builds, a
- *   pure function of the IR (compiler/landlock_backend.c). Bit values are
+ *   pure function of the IR (compiler/backend/landlock.c). Bit values are
  *   the kernel's own (LANDLOCK_ACCESS_FS_*, LANDLOCK_ACCESS_NET_*,
  *   LANDLOCK_SCOPE_*; stub/landlock_compat.h). A 48-byte header:
  *     u32 version        POLBIN_LL_VERSION

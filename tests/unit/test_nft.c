@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The egress backend (compiler/nft_backend.c, compiler/nft_print.c):
+ * The egress backend (compiler/backend/nft.c, nft_print.c):
  *   - the NFT section's messages decoded back with libnftnl: the interval
  *     set elements, pairwise disjoint, say exactly what the IR says for the
  *     static entries, checked on boundary and random (addr, proto, port)
