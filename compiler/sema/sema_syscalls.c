@@ -6,9 +6,8 @@
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
-#include "sema.h"
-#include "tables/tables.h"
 #include "sema_int.h"
+#include "tables/tables.h"
 #include "wordsat.h"
 
 #include <seccomp.h>

@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sema/sema.h"
+#include "backend/backend.h"
 #include "diag.h"
 #include "ir/ir.h"
-#include "backend/backend.h"
 #include "sections.h"
+#include "sema/sema.h"
 #include "compile_text.h"
 
 #include <stdlib.h>

@@ -41,9 +41,9 @@
 #include <time.h>
 #include <linux/audit.h>
 
+#include "backend/backend.h"
 #include "bpf_interp.h"
 #include "sema/sema.h"
-#include "backend/backend.h"
 #include "seccomp_fixtures.h"
 
 #define MAX_VALS 256
