@@ -12,7 +12,8 @@
  * the overflow uid (nobody) inside it. setgroups is denied in it, as the
  * kernel requires for an unprivileged gid_map.
  */
-#include "polexec.h"
+#include "boxns.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,21 +97,6 @@ static void put_proc(const char *path, const char *text)
 }
 
 /*
- * After it: the child is in the namespaces the parent asked for. In a new
- * user namespace it is the caller's uid and gid, mapped to themselves, with
- * every capability in that namespace (dropped later, with the rest); in a
- * new mount namespace every mount is private, so nothing it mounts reaches
- * the host and nothing the host mounts later reaches the box.
- *
- * Writing our own uid_map needs our /proc files to be ours: polexec made
- * its memory non-dumpable (polexec.c), which makes them root's. We share
- * that memory until execve (CLONE_VM), so it is dumpable for the three
- * writes below and non-dumpable again before anything else runs. Nothing
- * secret is in it (secrets.c never reads a secret into memory: the kernel
- * copies it file to file); another process of the caller's uid could, for
- * those microseconds, read what it can read in the caller's own shell.
- */
-/*
  * A new network namespace holds one interface, lo, and it is down. Brought
  * up, the box can talk to itself on 127.0.0.1 and nothing else: there is
  * no other interface, hence no route; the host's loopback is another
@@ -135,37 +121,21 @@ static void loopback_up(void)
 		die_with_error("child: net: close");
 }
 
-static void enter(int want);
-
-void boxns_premade(int userfd, int netfd)
-{
-	ns.userfd = userfd;
-	ns.netfd = netfd;
-	ns.premade = 1;
-}
-
-/* net.c's helper: the user and network namespaces alone, lo up. */
-void boxns_helper_enter(void)
-{
-	enter(ns.want & (BOXNS_USER | BOXNS_NET));
-}
-
-void boxns_child_enter(void)
-{
-	int want = ns.want;
-
-	if (ns.premade) {
-		/* Joined in this order: the user namespace first, which gives
-		 * the capability to join the network one it owns. */
-		if (ns.userfd >= 0 && setns(ns.userfd, CLONE_NEWUSER) < 0)
-			die_with_error("child: setns(user)");
-		if (setns(ns.netfd, CLONE_NEWNET) < 0)
-			die_with_error("child: setns(net)");
-		want &= ~(BOXNS_USER | BOXNS_NET);
-	}
-	enter(want);
-}
-
+/*
+ * After it: the child is in the namespaces the parent asked for. In a new
+ * user namespace it is the caller's uid and gid, mapped to themselves, with
+ * every capability in that namespace (dropped later, with the rest); in a
+ * new mount namespace every mount is private, so nothing it mounts reaches
+ * the host and nothing the host mounts later reaches the box.
+ *
+ * Writing our own uid_map needs our /proc files to be ours: polexec made
+ * its memory non-dumpable (protect.c), which makes them root's. We share
+ * that memory until execve (CLONE_VM), so it is dumpable for the three
+ * writes below and non-dumpable again before anything else runs. Nothing
+ * secret is in it (secrets.c never reads a secret into memory: the kernel
+ * copies it file to file); another process of the caller's uid could, for
+ * those microseconds, read what it can read in the caller's own shell.
+ */
 static void enter(int want)
 {
 	int flags = 0;
@@ -199,16 +169,31 @@ static void enter(int want)
 		die_with_error("child: mount(/, MS_REC | MS_PRIVATE)");
 }
 
-/*
- * After it: polexec's memory is non-dumpable, whatever the child did to it
- * before it execed or failed (it shares that memory until then).
- */
-void boxns_after_clone(void)
+void boxns_premade(int userfd, int netfd)
 {
-	static const char msg[] =
-	    "polexec: warning: self: prctl(PR_SET_DUMPABLE, 0) failed\n";
+	ns.userfd = userfd;
+	ns.netfd = netfd;
+	ns.premade = 1;
+}
 
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 &&
-	    write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		errno = 0;
+/* net.c's helper: the user and network namespaces alone, lo up. */
+void boxns_helper_enter(void)
+{
+	enter(ns.want & (BOXNS_USER | BOXNS_NET));
+}
+
+void boxns_child_enter(void)
+{
+	int want = ns.want;
+
+	if (ns.premade) {
+		/* Joined in this order: the user namespace first, which gives
+		 * the capability to join the network one it owns. */
+		if (ns.userfd >= 0 && setns(ns.userfd, CLONE_NEWUSER) < 0)
+			die_with_error("child: setns(user)");
+		if (setns(ns.netfd, CLONE_NEWNET) < 0)
+			die_with_error("child: setns(net)");
+		want &= ~(BOXNS_USER | BOXNS_NET);
+	}
+	enter(want);
 }

@@ -10,7 +10,9 @@
  * rely on: that each message lies inside the section, is an nf_tables
  * message of a kind the contract names, and carries the flags it says.
  */
-#include "polexec.h"
+#include "nfnl.h"
+#include "artifact.h"
+#include "util.h"
 
 #include <endian.h>
 #include <errno.h>

@@ -4,16 +4,15 @@
 # musl-gcc does not see the kernel headers, so it gets an include folder of
 # its own holding links to them; the stub uses only the uapi headers there.
 
-POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
-                stub/landlock.c stub/record.c stub/doctor.c stub/util.c \
-                stub/names.c \
-                stub/limits.c stub/limits_cgfs.c stub/limits_cgroup.c \
-                stub/limits_rlimit.c stub/limits_run.c stub/limits_record.c \
-                stub/limits_doctor.c stub/secrets.c stub/boxns.c stub/tiers.c \
-                stub/net.c stub/pasta.c stub/nfnl.c \
+# In the order polexec runs them (stub/polexec.c), then the helpers.
+POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
+                stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
+                stub/env.c stub/secrets.c stub/net.c stub/run.c \
+                stub/child.c stub/doctor.c \
+                stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
+                stub/vars.c stub/util.c stub/names.c \
                 artifact/polbin_read.c artifact/sha256.c
-POLEXEC_HDRS := stub/polexec.h stub/limits_int.h stub/kernel.h \
-                stub/landlock_compat.h artifact/polbin.h artifact/sections.h \
+POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
                 artifact/sha256.h
 
 MUSL_INC := $(B)/musl-include
