@@ -10,7 +10,7 @@ POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
                 stub/env.c stub/secrets.c stub/net.c stub/run.c \
                 stub/child.c stub/doctor.c \
                 stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
-                stub/vars.c stub/util.c stub/names.c \
+                stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
                 artifact/sha256.h
@@ -18,7 +18,7 @@ POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
 MUSL_INC := $(B)/musl-include
 POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Os -static -s \
                   -ffunction-sections -fdata-sections -Wl,--gc-sections \
-                  -fno-asynchronous-unwind-tables \
+                  -fno-asynchronous-unwind-tables -DPOLEXEC_OWN_LIBC \
                   -DPOLC_VERSION='"$(VERSION)"' -Iartifact -isystem $(MUSL_INC)
 
 $(MUSL_INC)/.stamp:
