@@ -107,10 +107,22 @@ static int read_text(const char *dir, const char *file, char *buf, size_t len)
 	return 0;
 }
 
+/* The decimal number at *p, which moves past it; at most 2^62. */
+static long long number(const char **p)
+{
+	long long v = 0;
+
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		if (v < (1ll << 62) / 10)
+			v = v * 10 + (**p - '0');
+	return v;
+}
+
 /* "KEY N" in dir/file, or the file's only number when key is NULL. */
 static long long read_value(const char *dir, const char *file, const char *key)
 {
-	char buf[1024], *p = buf;
+	char buf[1024];
+	const char *p = buf;
 	size_t k;
 
 	if (read_text(dir, file, buf, sizeof(buf)) < 0)
@@ -126,7 +138,7 @@ static long long read_value(const char *dir, const char *file, const char *key)
 	}
 	if (*p < '0' || *p > '9')
 		return -1;
-	return strtoll(p, NULL, 10);
+	return number(&p);
 }
 
 /* Is `word` one of the comma- or space-separated tokens of `list`? */
@@ -167,73 +179,109 @@ static int split_fields(char *s, char **fld, int max)
 	return n;
 }
 
+/* What a line of /proc/self/mountinfo or /proc/self/cgroup is matched
+ * against, and where the path found goes. */
+struct find {
+	const char *ctrl; /* a v1 controller, or NULL for cgroup2 */
+	char *out;
+	size_t len;
+};
+
 /*
- * The mount point of the cgroup2 hierarchy (ctrl NULL) or of the v1
- * hierarchy holding ctrl, from /proc/self/mountinfo. Only mounts of the
- * hierarchy's root, so /proc/self/cgroup's paths lead below it.
+ * fn on each line of path (NUL-terminated, its newline removed; a line
+ * longer than 4 KiB is skipped) until it returns 0: the line matched and
+ * its path fit. Returns 0, or -1 when no line did.
  */
-static int cg_mountpoint(const char *ctrl, char *out, size_t len)
+static int each_line(const char *path, int (*fn)(char *, const struct find *),
+		     const struct find *f)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	int found = -1, lines = 0;
+	char buf[4096], *line, *nl;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = -1, skip = 0;
+	size_t have = 0;
+	ssize_t n = 1;
 
-	if (!f)
+	if (fd < 0)
 		return -1;
-	while (found < 0 && lines++ < 65536 && fgets(line, sizeof(line), f)) {
-		/* Fields 4 and 5 (root, mount point); after " - ": type,
-		 * source, options. Split in place: no sscanf, whose code is
-		 * a tenth of the static stub. */
-		char *fld[5], *after[3], *sep = strstr(line, " - ");
-		const char *root, *dir, *type, *opts;
-
-		if (!sep)
-			continue;
-		*sep = '\0';
-		if (split_fields(line, fld, 5) < 5 ||
-		    split_fields(sep + 3, after, 3) < 3)
-			continue;
-		root = fld[3];
-		dir = fld[4];
-		type = after[0];
-		opts = after[2];
-		if (strcmp(root, "/") != 0 || strchr(dir, '\\'))
-			continue;
-		if (ctrl ? strcmp(type, "cgroup") == 0 && has_token(opts, ctrl)
-			 : strcmp(type, "cgroup2") == 0)
-			found = join(out, len, "%s", dir);
+	while (found < 0 && n > 0) {
+		n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n > 0)
+			have += (size_t)n;
+		else if (have && !skip) /* the last line, with no newline */
+			buf[have++] = '\n';
+		buf[have] = '\0';
+		for (line = buf; found < 0 && (nl = strchr(line, '\n'));
+		     line = nl + 1) {
+			*nl = '\0';
+			if (!skip)
+				found = fn(line, f);
+			skip = 0;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1) {
+			skip = 1; /* a line too long to be one we want */
+			have = 0;
+		}
 	}
-	fclose(f);
+	close(fd);
 	return found;
 }
 
 /*
- * Our cgroup's path in that hierarchy, from /proc/self/cgroup's lines
- * "ID:CONTROLLERS:PATH": v2 is "0::PATH", v1 lists ctrl among its
- * controllers.
+ * A line of /proc/self/mountinfo: fields 4 and 5 (root, mount point);
+ * after " - ": type, source, options. Only mounts of a hierarchy's root,
+ * so /proc/self/cgroup's paths lead below it.
  */
+static int mountinfo_line(char *line, const struct find *f)
+{
+	char *fld[5], *after[3], *sep = strstr(line, " - ");
+
+	if (!sep)
+		return -1;
+	*sep = '\0';
+	if (split_fields(line, fld, 5) < 5 ||
+	    split_fields(sep + 3, after, 3) < 3)
+		return -1;
+	if (strcmp(fld[3], "/") != 0 || strchr(fld[4], '\\'))
+		return -1;
+	if (f->ctrl ? strcmp(after[0], "cgroup") == 0 &&
+			  has_token(after[2], f->ctrl)
+		    : strcmp(after[0], "cgroup2") == 0)
+		return join(f->out, f->len, "%s", fld[4]);
+	return -1;
+}
+
+/* The mount point of the cgroup2 hierarchy (ctrl NULL) or of the v1
+ * hierarchy holding ctrl. */
+static int cg_mountpoint(const char *ctrl, char *out, size_t len)
+{
+	const struct find f = {ctrl, out, len};
+
+	return each_line("/proc/self/mountinfo", mountinfo_line, &f);
+}
+
+/* A line "ID:CONTROLLERS:PATH" of /proc/self/cgroup: v2 is "0::PATH", v1
+ * lists ctrl among its controllers. */
+static int cgroup_line(char *line, const struct find *f)
+{
+	char *ctrls = strchr(line, ':'), *path;
+
+	if (!ctrls || !(path = strchr(ctrls + 1, ':')))
+		return -1;
+	*ctrls++ = '\0';
+	*path++ = '\0';
+	if (f->ctrl ? has_token(ctrls, f->ctrl)
+		    : strcmp(line, "0") == 0 && ctrls[0] == '\0')
+		return join(f->out, f->len, "%s", path);
+	return -1;
+}
+
+/* Our cgroup's path in the hierarchy of ctrl (NULL: cgroup2). */
 static int cg_selfpath(const char *ctrl, char *out, size_t len)
 {
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	char line[4096];
-	int found = -1;
+	const struct find f = {ctrl, out, len};
 
-	if (!f)
-		return -1;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
-		char *ctrls = strchr(line, ':'), *path;
-
-		if (!ctrls || !(path = strchr(ctrls + 1, ':')))
-			continue;
-		*ctrls++ = '\0';
-		*path++ = '\0';
-		path[strcspn(path, "\n")] = '\0';
-		if (ctrl ? has_token(ctrls, ctrl)
-			 : strcmp(line, "0") == 0 && ctrls[0] == '\0')
-			found = join(out, len, "%s", path);
-	}
-	fclose(f);
-	return found;
+	return each_line("/proc/self/cgroup", cgroup_line, &f);
 }
 
 /* --- the box's cgroups ------------------------------------------------ */
@@ -278,7 +326,8 @@ static void cg_kill_member(const struct cg *c, pid_t pid, int sig)
 /* sig to every process in the box's cgroup (v2 SIGKILL: cgroup.kill). */
 static void cg_signal(const struct cg *c, int sig)
 {
-	char buf[8192], *p;
+	char buf[8192];
+	const char *p;
 
 	if (c->version == 2 && sig == SIGKILL &&
 	    write_text(c->box, "cgroup.kill", "1") == 0)
@@ -286,7 +335,7 @@ static void cg_signal(const struct cg *c, int sig)
 	if (read_text(c->box, "cgroup.procs", buf, sizeof(buf)) < 0)
 		return;
 	for (p = buf; *p >= '0' && *p <= '9';) {
-		long pid = strtol(p, &p, 10);
+		long long pid = number(&p);
 
 		if (pid > 0 && pid != getpid())
 			cg_kill_member(c, (pid_t)pid, sig);
