@@ -36,11 +36,4 @@ void cgroup_counts(struct cg_counts *c);
 /* Removes the box's cgroups, killing what is left in them first. */
 void cgroup_remove(void);
 
-/* --doctor: does this machine offer the tier? 0 found, 1 missing; a
- * line of detail in d. */
-int cgroup_probe_v2(char *d, size_t len);
-int cgroup_probe_v1(char *d, size_t len);
-/* How to get a delegated cgroup v2, for --doctor and refusals. */
-extern const char cgroup_hint_v2[];
-
 #endif

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * polexec --doctor: the kernel features this machine offers, one probe per
- * line. Each probe asks the kernel itself (a syscall's answer, not a config
- * file's claim) where it can.
- *
- * With an artifact, then what that policy needs, each need found or missing
- * on this machine, with how to get what is missing. The exit status is 0
- * when everything is here, 1 otherwise (125 when the artifact itself is
- * defective, as for a run). The needs, by section:
+ * polexec --doctor ARTIFACT: what that policy needs, each need found or
+ * missing on this machine, with how to get what is missing. The exit
+ * status is 0 when everything is here, 1 otherwise (125 when the artifact
+ * itself is defective, as for a run). The needs, by section:
  *   seccomp   the filter mode of seccomp and no_new_privs
  *   limits    each limit's tier, found by making (and removing) the box's
  *             cgroups as a run would; under `limits require` memory or
@@ -19,6 +15,9 @@
  *             root), and for pasta the binary and /dev/net/tun
  *   any other critical section (a newer layer, a marker of a layer polc
  *             could not compile): this polexec does not enforce it
+ *
+ * The kernel's features, with no artifact, are `polc doctor`'s report
+ * (tools/doctor_report.c): it needs no privilege and no box.
  */
 #include "doctor.h"
 #include "artifact.h"
@@ -29,17 +28,14 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <linux/netlink.h>
+static const char hint_v2[] =
+    "run polexec in a delegated cgroup v2 of its own: systemd-run --user "
+    "--scope -p Delegate=yes polexec ... (with a user manager: loginctl "
+    "enable-linger USER)";
 
 static int write_errno; /* a failed write to stdout: its errno */
 
@@ -48,221 +44,6 @@ static void line(const char *what, const char *status, const char *detail)
 {
 	if (out(STDOUT_FILENO, "  %-16s %-8s %s\n", what, status, detail) < 0)
 		write_errno = errno;
-}
-
-enum probe_result {
-	PROBE_FOUND,
-	PROBE_MISSING,
-};
-
-struct probe {
-	const char *name;
-	enum probe_result (*run)(char *detail, size_t len);
-};
-
-static enum probe_result probe_seccomp(char *d, size_t len)
-{
-	static const struct {
-		uint32_t action;
-		const char *name;
-	} actions[] = {
-	    {SECCOMP_RET_KILL_PROCESS, "kill_process"},
-	    {SECCOMP_RET_KILL_THREAD, "kill_thread"},
-	    {SECCOMP_RET_TRAP, "trap"},
-	    {SECCOMP_RET_ERRNO, "errno"},
-	    {SECCOMP_RET_USER_NOTIF, "user_notif"},
-	    {SECCOMP_RET_TRACE, "trace"},
-	    {SECCOMP_RET_LOG, "log"},
-	    {SECCOMP_RET_ALLOW, "allow"},
-	};
-	size_t i, used;
-	uint32_t a = SECCOMP_RET_ALLOW;
-
-	if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &a) < 0) {
-		snprintf(d, len, "filter mode unavailable: %s%s",
-			 strerror(errno),
-			 errno == ENOSYS || errno == EINVAL
-			     ? " (kernel without CONFIG_SECCOMP_FILTER?)"
-			     : "");
-		return PROBE_MISSING;
-	}
-	used = (size_t)snprintf(d, len, "filter mode; actions:");
-	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
-		a = actions[i].action;
-		if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &a) < 0)
-			continue;
-		if (used < len)
-			used += (size_t)snprintf(d + used, len - used, " %s",
-						 actions[i].name);
-	}
-	return PROBE_FOUND;
-}
-
-static enum probe_result probe_nnp(char *d, size_t len)
-{
-	int v = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
-
-	if (v < 0) {
-		snprintf(d, len, "unavailable: %s", strerror(errno));
-		return PROBE_MISSING;
-	}
-	snprintf(d, len, "available (currently %s)", v ? "set" : "unset");
-	return PROBE_FOUND;
-}
-
-static enum probe_result probe_landlock(char *d, size_t len)
-{
-	int abi = sys_landlock_create_ruleset(NULL, 0,
-					      LANDLOCK_CREATE_RULESET_VERSION);
-
-	if (abi < 0) {
-		int e = errno;
-
-		snprintf(d, len, "unavailable: %s%s", strerror(e),
-			 e == ENOSYS	   ? " (not built into this kernel)"
-			 : e == EOPNOTSUPP ? " (disabled at boot: add landlock "
-					     "to the lsm= parameter)"
-					   : "");
-		return PROBE_MISSING;
-	}
-	/* What each ABI brought, newest last (landlock.c strips the rest). */
-	snprintf(d, len, "ABI %d: fs rights%s%s%s%s%s%s", abi,
-		 abi >= 2 ? " +refer" : "", abi >= 3 ? " +truncate" : "",
-		 abi >= 5 ? " +ioctl_dev" : "",
-		 abi >= 4 ? "; TCP bind/connect ports" : "; no TCP ports",
-		 abi >= 6 ? "; scopes abstract_unix_socket signal"
-			  : "; no scopes",
-		 abi >= 7 ? "; audit log flags" : "");
-	return PROBE_FOUND;
-}
-
-/* Rule paths are opened with RESOLVE_NO_SYMLINKS (landlock.c). */
-static enum probe_result probe_openat2(char *d, size_t len)
-{
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
-			       .resolve = RESOLVE_NO_SYMLINKS};
-	int fd = sys_openat2("/", &how);
-
-	if (fd < 0) {
-		snprintf(d, len,
-			 "%s: Landlock rule paths are walked one component "
-			 "at a time instead",
-			 strerror(errno));
-		return PROBE_MISSING;
-	}
-	close(fd);
-	snprintf(d, len, "RESOLVE_NO_SYMLINKS for Landlock rule paths");
-	return PROBE_FOUND;
-}
-
-/* Reads a small /proc file's first line into buf; -1 when absent. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static enum probe_result probe_userns(char *d, size_t len)
-{
-	char max[32] = "?", clone[32] = "";
-	int works = boxns_userns_available();
-
-	read_line("/proc/sys/user/max_user_namespaces", max, sizeof(max));
-	if (read_line("/proc/sys/kernel/unprivileged_userns_clone", clone,
-		      sizeof(clone)) < 0)
-		snprintf(clone, sizeof(clone), "absent");
-	snprintf(
-	    d, len, "%s (max_user_namespaces=%s, unprivileged_userns_clone=%s)",
-	    works ? "available to this user" : "not available to this user",
-	    max, clone);
-	return works ? PROBE_FOUND : PROBE_MISSING;
-}
-
-/* The limits tiers (cgroup.c, and rlimits below) and pasta. */
-static enum probe_result probe_cgroup_v2(char *d, size_t len)
-{
-	return cgroup_probe_v2(d, len) ? PROBE_MISSING : PROBE_FOUND;
-}
-
-static enum probe_result probe_cgroup_v1(char *d, size_t len)
-{
-	return cgroup_probe_v1(d, len) ? PROBE_MISSING : PROBE_FOUND;
-}
-
-static enum probe_result probe_rlimits(char *d, size_t len)
-{
-	struct rlimit nofile, nproc;
-
-	if (sys_prlimit(RLIMIT_NOFILE, NULL, &nofile) < 0 ||
-	    sys_prlimit(RLIMIT_NPROC, NULL, &nproc) < 0) {
-		snprintf(d, len, "getrlimit: %s", strerror(errno));
-		return PROBE_MISSING;
-	}
-	snprintf(d, len,
-		 "AS NPROC NOFILE CPU FSIZE CORE (hard nofile %llu); "
-		 "RLIMIT_NPROC %s",
-		 (unsigned long long)nofile.rlim_max,
-		 getuid() == 0 ? "does not bind root"
-		 : boxns_userns_available()
-		     ? "counts the box alone in its own user namespace"
-		     : "counts every process of this uid (no user namespace)");
-	return PROBE_FOUND;
-}
-
-static enum probe_result probe_pasta(char *d, size_t len)
-{
-	const char *path = getenv("PATH"), *dir, *end;
-	char cand[PATH_MAX];
-
-	if (!path || !*path)
-		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
-		       "/sbin:/bin";
-	for (dir = path; *dir; dir = *end ? end + 1 : end) {
-		struct stat st;
-		int n;
-
-		end = strchr(dir, ':');
-		if (!end)
-			end = dir + strlen(dir);
-		if (end == dir)
-			continue;
-		n = snprintf(cand, sizeof(cand), "%.*s/pasta", (int)(end - dir),
-			     dir);
-		if (n < 0 || (size_t)n >= sizeof(cand))
-			continue;
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(cand, X_OK) == 0) {
-			snprintf(d, len, "%s", cand);
-			return PROBE_FOUND;
-		}
-	}
-	snprintf(d, len,
-		 "not in PATH; `net filtered` needs it: apt-get install passt");
-	return PROBE_MISSING;
-}
-
-static enum probe_result probe_nft(char *d, size_t len)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
-
-	if (fd < 0) {
-		snprintf(d, len, "NETLINK_NETFILTER socket: %s",
-			 strerror(errno));
-		return PROBE_MISSING;
-	}
-	close(fd);
-	snprintf(d, len, "NETLINK_NETFILTER socket opens");
-	return PROBE_FOUND;
 }
 
 static int check_seccomp(void)
@@ -405,7 +186,7 @@ static int check_limits(const struct policy *p)
 						   "that"
 						 : "best_effort runs with a "
 						   "warning",
-					 cgroup_hint_v2);
+					 hint_v2);
 				line(what, status, detail);
 				continue;
 			}
@@ -436,7 +217,7 @@ static int check_artifact(const char *path)
 	if (polbin_parse(policy.buf, policy.len, everything, &pb, err,
 			 sizeof(err)) < 0)
 		die("doctor: %s: %s", path, err);
-	out(STDOUT_FILENO, "\nwhat %s needs:\n", path);
+	out(STDOUT_FILENO, "what %s needs:\n", path);
 	for (i = 0; i < pb.nsections; i++) {
 		const struct polbin_section *s = &pb.sections[i];
 
@@ -473,34 +254,15 @@ static int check_artifact(const char *path)
 	return missing ? 1 : 0;
 }
 
-static const struct probe probes[] = {
-    {"seccomp", probe_seccomp},
-    {"no_new_privs", probe_nnp},
-    {"landlock", probe_landlock},
-    {"openat2", probe_openat2},
-    {"user namespaces", probe_userns},
-    {"cgroup v2", probe_cgroup_v2},
-    {"cgroup v1", probe_cgroup_v1},
-    {"rlimits", probe_rlimits},
-    {"pasta", probe_pasta},
-    {"nftables", probe_nft},
-};
-
 int doctor(const char *artifact)
 {
-	size_t i;
-	int rc = 0;
+	int rc;
 
-	out(STDOUT_FILENO, "polexec %s: kernel features found\n", POLC_VERSION);
-	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
-		char detail[512] = "";
-		enum probe_result r = probes[i].run(detail, sizeof(detail));
-
-		line(probes[i].name, r == PROBE_FOUND ? "found" : "MISSING",
-		     detail);
-	}
-	if (artifact)
-		rc = check_artifact(artifact);
+	if (!artifact)
+		die("doctor: the kernel's features are `polc doctor` now; "
+		    "`polexec --doctor ARTIFACT` says what one artifact needs "
+		    "here");
+	rc = check_artifact(artifact);
 	if (write_errno) {
 		errno = write_errno;
 		die_with_error("doctor: write");
