@@ -251,15 +251,6 @@ static int mountinfo_line(char *line, const struct find *f)
 	return -1;
 }
 
-/* The mount point of the cgroup2 hierarchy (ctrl NULL) or of the v1
- * hierarchy holding ctrl. */
-static int cg_mountpoint(const char *ctrl, char *out, size_t len)
-{
-	const struct find f = {ctrl, out, len};
-
-	return each_line("/proc/self/mountinfo", mountinfo_line, &f);
-}
-
 /* A line "ID:CONTROLLERS:PATH" of /proc/self/cgroup: v2 is "0::PATH", v1
  * lists ctrl among its controllers. */
 static int cgroup_line(char *line, const struct find *f)
@@ -276,12 +267,24 @@ static int cgroup_line(char *line, const struct find *f)
 	return -1;
 }
 
-/* Our cgroup's path in the hierarchy of ctrl (NULL: cgroup2). */
-static int cg_selfpath(const char *ctrl, char *out, size_t len)
+/*
+ * Our own cgroup in the cgroup2 hierarchy (ctrl NULL) or in the v1
+ * hierarchy holding ctrl: its folder into dir, its path in the hierarchy
+ * into path ("" for the root). 0; -1 when the hierarchy is mounted but
+ * our cgroup cannot be found; -2 when it is not mounted.
+ */
+static int cg_locate(const char *ctrl, char dir[PATH_MAX], char path[PATH_MAX])
 {
-	const struct find f = {ctrl, out, len};
+	char mnt[PATH_MAX];
+	const struct find m = {ctrl, mnt, PATH_MAX}, c = {ctrl, path, PATH_MAX};
 
-	return each_line("/proc/self/cgroup", cgroup_line, &f);
+	if (each_line("/proc/self/mountinfo", mountinfo_line, &m) < 0)
+		return -2;
+	if (each_line("/proc/self/cgroup", cgroup_line, &c) < 0)
+		return -1;
+	if (!strcmp(path, "/"))
+		path[0] = '\0';
+	return join(dir, PATH_MAX, "%s%s", mnt, path);
 }
 
 /* --- the box's cgroups ------------------------------------------------ */
@@ -444,6 +447,29 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 }
 
 /*
+ * The box's cgroup c below dir, our own (path in its hierarchy), with the
+ * limits of mask. 0; -1 when it could not be made, -2 when it could not
+ * be set up (errno says why).
+ */
+static int cg_make(struct cg *c, const char *dir, const char *path,
+		   uint32_t mask)
+{
+	if (join(c->box, sizeof(c->box), "%s/polexec-%d", dir, (int)getpid()) <
+		0 ||
+	    join(c->rel, sizeof(c->rel), "%s/polexec-%d", path, (int)getpid()) <
+		0 ||
+	    cg_mkdir(c->box) < 0) {
+		c->box[0] = '\0';
+		return -1;
+	}
+	if (cg_set_limits(c, mask, c->version == 2) < 0 || cg_open_procs(c) < 0)
+		return -2;
+	c->mask = mask;
+	C.ncg++;
+	return 0;
+}
+
+/*
  * cgroup v2: a child of polexec's own cgroup with the wanted controllers
  * the hierarchy offers. When polexec's cgroup does not delegate them to
  * its children yet, polexec enables them there, which the kernel allows
@@ -455,19 +481,18 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 static uint32_t cg2_setup(uint32_t want)
 {
 	struct cg *c = &C.cg[C.ncg];
-	char mnt[PATH_MAX], path[PATH_MAX], ctl[256], sub[256], buf[64];
+	char path[PATH_MAX], ctl[256], sub[256], buf[64];
 	uint32_t avail = 0, need = 0;
 	int n;
 
 	memset(c, 0, sizeof(*c));
 	c->procs_fd = -1;
-	if (cg_mountpoint(NULL, mnt, sizeof(mnt)) < 0) {
+	n = cg_locate(NULL, c->parent, path);
+	if (n == -2) {
 		why_add("v2: not mounted");
 		return 0;
 	}
-	if (cg_selfpath(NULL, path, sizeof(path)) < 0 ||
-	    join(c->parent, sizeof(c->parent), "%s%s", mnt,
-		 strcmp(path, "/") ? path : "") < 0 ||
+	if (n < 0 ||
 	    read_text(c->parent, "cgroup.controllers", ctl, sizeof(ctl)) < 0) {
 		why_add("v2: polexec's cgroup is not readable");
 		return 0;
@@ -492,7 +517,7 @@ static uint32_t cg2_setup(uint32_t want)
 		need |= CG_PIDS;
 	c->version = 2;
 	if (need) {
-		if (strcmp(path, "/") != 0) {
+		if (path[0]) {
 			char procs[64];
 
 			snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
@@ -534,23 +559,14 @@ static uint32_t cg2_setup(uint32_t want)
 			goto fail;
 		}
 	}
-	if (join(c->box, sizeof(c->box), "%s/polexec-%d", c->parent,
-		 (int)getpid()) < 0 ||
-	    join(c->rel, sizeof(c->rel), "%s/polexec-%d",
-		 strcmp(path, "/") ? path : "", (int)getpid()) < 0 ||
-	    cg_mkdir(c->box) < 0) {
+	n = cg_make(c, c->parent, path, avail);
+	if (n == 0)
+		return avail;
+	if (n == -1)
 		why_add("v2: cannot create a cgroup under %s: %s", c->parent,
 			strerror(errno));
-		c->box[0] = '\0';
-		goto fail;
-	}
-	if (cg_set_limits(c, avail, 1) < 0 || cg_open_procs(c) < 0) {
+	else
 		why_add("v2: cannot set up %s: %s", c->box, strerror(errno));
-		goto fail;
-	}
-	c->mask = avail;
-	C.ncg++;
-	return avail;
 fail:
 	cg_remove(c);
 	return 0;
@@ -561,37 +577,27 @@ static uint32_t cg1_setup(uint32_t bit)
 {
 	const char *ctrl = bit == CG_MEMORY ? "memory" : "pids";
 	struct cg *c = &C.cg[C.ncg];
-	char mnt[PATH_MAX], path[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX];
+	int r;
 
 	memset(c, 0, sizeof(*c));
 	c->procs_fd = -1;
-	if (cg_mountpoint(ctrl, mnt, sizeof(mnt)) < 0 ||
-	    cg_selfpath(ctrl, path, sizeof(path)) < 0) {
+	if (cg_locate(ctrl, dir, path) < 0) {
 		why_add("v1: no %s hierarchy", ctrl);
 		return 0;
 	}
 	c->version = 1;
-	if (join(c->box, sizeof(c->box), "%s%s/polexec-%d", mnt,
-		 strcmp(path, "/") ? path : "", (int)getpid()) < 0 ||
-	    join(c->rel, sizeof(c->rel), "%s/polexec-%d",
-		 strcmp(path, "/") ? path : "", (int)getpid()) < 0 ||
-	    cg_mkdir(c->box) < 0) {
+	r = cg_make(c, dir, path, bit);
+	if (r == 0)
+		return bit;
+	if (r == -1)
 		why_add("v1 %s: cannot create a cgroup: %s%s", ctrl,
 			strerror(errno),
 			errno == EACCES || errno == EPERM ? " (needs root)"
 							  : "");
-		c->box[0] = '\0';
-		goto fail;
-	}
-	if (cg_set_limits(c, bit, 0) < 0 || cg_open_procs(c) < 0) {
+	else
 		why_add("v1 %s: cannot set up %s: %s", ctrl, c->box,
 			strerror(errno));
-		goto fail;
-	}
-	c->mask = bit;
-	C.ncg++;
-	return bit;
-fail:
 	cg_remove(c);
 	return 0;
 }
