@@ -63,47 +63,33 @@ const char *vars_lookup(const struct vars *vars, const char *name, size_t len)
 	return vars_caller(name, len);
 }
 
-/* A growing string with a hard cap; dies rather than exceed it. */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n, const char *what)
+/* s[0..n) onto t, which may hold at most POLEXEC_MAX_VALUE bytes. */
+static void add(struct text *t, const char *s, size_t n, const char *what)
 {
-	if (n > POLEXEC_MAX_VALUE || b->len + n > POLEXEC_MAX_VALUE)
+	if (n > POLEXEC_MAX_VALUE || t->len + n > POLEXEC_MAX_VALUE)
 		die("env: %s: value longer than %d bytes after binding", what,
 		    POLEXEC_MAX_VALUE);
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *s2 = realloc(b->s, cap);
-
-		if (!s2)
-			die_oom();
-		b->s = s2;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	text_add(t, "%.*s", (int)n, s);
+	if (t->overflow)
+		die_oom();
 }
 
 char *vars_bind(const struct vars *vars, const char *head, const char *text,
 		const char *kind, const char *what)
 {
-	struct buf b = {0};
+	struct text t = {0};
 	const char *v = text;
 
-	buf_add(&b, head, strlen(head), what);
+	add(&t, head, strlen(head), what);
 	while (*v) {
 		const char *ref = strchr(v, '$'), *end, *val;
 		size_t len;
 
 		if (!ref) {
-			buf_add(&b, v, strlen(v), what);
+			add(&t, v, strlen(v), what);
 			break;
 		}
-		buf_add(&b, v, (size_t)(ref - v), what);
+		add(&t, v, (size_t)(ref - v), what);
 		end = ref[1] == '{' ? strchr(ref + 2, '}') : NULL;
 		len = end ? (size_t)(end - ref - 2) : 0;
 		if (!end || !valid_identifier(ref + 2, len))
@@ -115,8 +101,8 @@ char *vars_bind(const struct vars *vars, const char *head, const char *text,
 			    "--var "
 			    "%.*s=VALUE or set it in polexec's environment",
 			    what, (int)len, ref + 2, (int)len, ref + 2);
-		buf_add(&b, val, strlen(val), what);
+		add(&t, val, strlen(val), what);
 		v = end + 1;
 	}
-	return b.s;
+	return t.s;
 }
