@@ -32,8 +32,7 @@ static struct {
 	int want; /* BOXNS_* */
 	int probed, userns_ok;
 	int premade, userfd, netfd; /* a pair made by net.c's helper */
-	uid_t uid;
-	gid_t gid;
+	/* made here: in its new user namespace, the child is nobody */
 	char uid_map[64], gid_map[64];
 } ns;
 
@@ -69,12 +68,10 @@ void boxns_want(int what)
 	/* Without root, a mount or network namespace needs a user one. */
 	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET)) && !boxns_is_root())
 		ns.want |= BOXNS_USER;
-	ns.uid = geteuid();
-	ns.gid = getegid();
-	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n", (unsigned)ns.uid,
-		 (unsigned)ns.uid);
-	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n", (unsigned)ns.gid,
-		 (unsigned)ns.gid);
+	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n",
+		 (unsigned)geteuid(), (unsigned)geteuid());
+	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n",
+		 (unsigned)getegid(), (unsigned)getegid());
 }
 
 int boxns_wanted(int what)
