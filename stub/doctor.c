@@ -22,8 +22,8 @@
 #include "doctor.h"
 #include "artifact.h"
 #include "boxns.h"
-#include "cgroup.h"
 #include "kernel.h"
+#include "limits.h"
 #include "net.h"
 #include "util.h"
 
@@ -61,61 +61,63 @@ static int check_seccomp(void)
 	return 0;
 }
 
-static int check_secrets(const struct policy *p)
+/* A namespace of the box's own: found as root (when root suffices) or
+ * with a user namespace, else missing with how to get one. */
+static int check_ns(const char *what, const char *ns, int root_suffices)
 {
-	uint32_t i, n = 0;
+	char detail[512];
 
-	for (i = 0; i < p->nenv; i++)
-		n += p->env[i].kind == ENV_SECRET;
-	if (!n)
-		return 0;
-	if (boxns_is_root()) {
-		line("env secrets", "found",
-		     "a mount namespace of the box's own (root)");
+	if (root_suffices && boxns_is_root()) {
+		snprintf(detail, sizeof(detail),
+			 "a %s namespace of the box's "
+			 "own (root)",
+			 ns);
+		line(what, "found", detail);
 		return 0;
 	}
 	if (boxns_userns_available()) {
-		line("env secrets", "found",
-		     "a user and a mount namespace of the box's own");
+		snprintf(detail, sizeof(detail),
+			 "a user and a %s namespace of "
+			 "the box's own",
+			 ns);
+		line(what, "found", detail);
 		return 0;
 	}
-	line("env secrets", "MISSING",
-	     "the box's own mount namespace needs a user namespace, which "
-	     "this user may not create: set user.max_user_namespaces above "
-	     "0 (and kernel.unprivileged_userns_clone=1 where it exists), or "
-	     "run as root");
+	snprintf(detail, sizeof(detail),
+		 "the box's own %s namespace needs a user namespace, which "
+		 "this user may not create: set user.max_user_namespaces "
+		 "above 0 (and kernel.unprivileged_userns_clone=1 where it "
+		 "exists), or run as root",
+		 ns);
+	line(what, "MISSING", detail);
 	return 1;
+}
+
+static int check_secrets(const struct policy *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nenv; i++)
+		if (p->env[i].kind == ENV_SECRET)
+			return check_ns("env secrets", "mount", 1);
+	return 0;
 }
 
 static int check_net(const struct policy *p)
 {
 	const struct net_spec *n = &p->net;
-	const char *what = n->mode == POLBIN_NET_FILTERED ? "net filtered"
-			   : n->nloopback		  ? "net loopback"
-							  : "net none";
-	int pasta = n->mode == POLBIN_NET_FILTERED || n->nloopback, missing = 0;
+	int pasta = net_needs_pasta(n), missing;
 
 	if (!n->present)
 		return 0;
-	if (boxns_is_root() && !pasta) {
-		line(what, "found",
-		     "a network namespace of the box's own (root)");
-	} else if (boxns_userns_available()) {
-		line(what, "found",
-		     "a user and a network namespace of the box's own");
-	} else {
-		line(what, "MISSING",
-		     "the box's own network namespace needs a user namespace, "
-		     "which this user may not create: set "
-		     "user.max_user_namespaces above 0 (and "
-		     "kernel.unprivileged_userns_clone=1 where it exists), or "
-		     "run as root");
-		missing = 1;
-	}
+	missing = check_ns(n->mode == POLBIN_NET_FILTERED ? "net filtered"
+			   : n->nloopback		  ? "net loopback"
+							  : "net none",
+			   "network", !pasta);
 	if (pasta && !net_pasta_path()) {
 		line("pasta", "MISSING",
 		     "install the Debian package passt (/usr/bin/pasta)");
-		missing = 1;
+		missing++;
 	} else if (pasta) {
 		line("pasta", "found", net_pasta_path());
 	}
@@ -123,81 +125,8 @@ static int check_net(const struct policy *p)
 		line("/dev/net/tun", "MISSING",
 		     "pasta opens it: this user needs read and write access "
 		     "(udev's usual mode is 0666)");
-		missing = 1;
+		missing++;
 	}
-	return missing;
-}
-
-/*
- * The tier each limit would get here, found by making (and removing) the
- * box's cgroups; one line per limit. Returns how many miss what the
- * policy requires.
- */
-static int check_limits(const struct policy *p)
-{
-	int require = !!(p->limits.flags & POLBIN_LIMITS_F_REQUIRE),
-	    missing = 0;
-	uint32_t want = 0;
-	char detail[2048];
-	int i;
-
-	if (!p->limits.present || !(p->limits.flags & POLBIN_LIMITS_F_STATED)) {
-		line("limits", "found", "none stated (core dumps off)");
-		return 0;
-	}
-	if (p->limits.set >> POLBIN_LIM_MEMORY & 1)
-		want |= CG_MEMORY;
-	if (p->limits.set >> POLBIN_LIM_PIDS & 1)
-		want |= CG_PIDS;
-	/* cgroup_tier() below reads what it got */
-	cgroup_acquire(want, p->limits.value[POLBIN_LIM_MEMORY],
-		       p->limits.value[POLBIN_LIM_PIDS]);
-	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
-		const char *status = "found", *tier;
-		char what[32];
-
-		if (!(p->limits.set >> i & 1) || i == POLBIN_LIM_GRACE ||
-		    (i == POLBIN_LIM_CORE && !p->limits.value[i]))
-			continue;
-		snprintf(what, sizeof(what), "limits %s", lim_name[i]);
-		if (i == POLBIN_LIM_MEMORY || i == POLBIN_LIM_PIDS) {
-			uint32_t bit =
-			    i == POLBIN_LIM_MEMORY ? CG_MEMORY : CG_PIDS;
-
-			tier = cgroup_tier(bit);
-			if (!tier && i == POLBIN_LIM_PIDS && getuid() != 0 &&
-			    boxns_userns_available())
-				tier = "rlimit-userns (the box's own count)";
-			if (!tier) {
-				status = require ? "MISSING" : "degraded";
-				missing += require;
-				snprintf(detail, sizeof(detail),
-					 "only %s here (%s); %s. To get a "
-					 "cgroup: run as root where cgroup v1 "
-					 "is mounted, or %s",
-					 i == POLBIN_LIM_MEMORY
-					     ? "RLIMIT_AS of each process"
-					 : getuid() == 0
-					     ? "not enforced, root is exempt "
-					       "from RLIMIT_NPROC"
-					     : "RLIMIT_NPROC of the whole uid",
-					 cgroup_why(),
-					 require ? "`limits require` refuses "
-						   "that"
-						 : "best_effort runs with a "
-						   "warning",
-					 hint_v2);
-				line(what, status, detail);
-				continue;
-			}
-		} else {
-			tier = i == POLBIN_LIM_WALL ? "parent (SIGTERM, then "
-						      "SIGKILL after grace)"
-						    : "rlimit";
-		}
-		line(what, status, tier);
-	}
-	cgroup_remove();
 	return missing;
 }
 
@@ -240,7 +169,7 @@ static int check_artifact(const char *path)
 		artifact_decode(path, &policy, policy.buf, policy.len);
 		if (policy.nfilter)
 			missing += check_seccomp();
-		missing += check_limits(&policy);
+		missing += limits_doctor(&policy, hint_v2, line);
 		missing += check_secrets(&policy);
 		missing += check_net(&policy);
 	}

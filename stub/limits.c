@@ -204,15 +204,12 @@ static void plan_rest(void)
 	}
 }
 
-void limits_plan(const struct policy *p, struct layer_state *layer)
+/* Each limit's tier into L, the box's cgroups made for them. */
+static void plan(const struct policy *p)
 {
 	uint32_t want = 0, got;
-	int i;
 
 	L.spec = &p->limits;
-	layer->tier = TIER_OFF;
-	if (!p->limits.present)
-		return;
 	if (is_set(POLBIN_LIM_MEMORY))
 		want |= CG_MEMORY;
 	if (is_set(POLBIN_LIM_PIDS))
@@ -224,6 +221,16 @@ void limits_plan(const struct policy *p, struct layer_state *layer)
 	if (want & CG_PIDS)
 		plan_pids(got);
 	plan_rest();
+}
+
+void limits_plan(const struct policy *p, struct layer_state *layer)
+{
+	int i;
+
+	layer->tier = TIER_OFF;
+	if (!p->limits.present)
+		return;
+	plan(p);
 	if (!(p->limits.flags & POLBIN_LIMITS_F_STATED))
 		return; /* only the defaults (core 0): nothing to report */
 	if (!L.reasons[0]) {
@@ -242,6 +249,53 @@ void limits_plan(const struct policy *p, struct layer_state *layer)
 		if (L.lim[i].degraded)
 			warning("limits: %s degraded: %s", lim_name[i],
 				L.lim[i].degraded);
+}
+
+int limits_doctor(const struct policy *p, const char *hint,
+		  void (*line)(const char *what, const char *status,
+			       const char *detail))
+{
+	int require = !!(p->limits.flags & POLBIN_LIMITS_F_REQUIRE);
+	int i, missing = 0;
+
+	if (!p->limits.present || !(p->limits.flags & POLBIN_LIMITS_F_STATED)) {
+		line("limits", "found", "none stated (core dumps off)");
+		return 0;
+	}
+	plan(p);
+	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
+		const struct lim *m = &L.lim[i];
+		char what[32], detail[2048];
+
+		if (!is_set(i) || i == POLBIN_LIM_GRACE ||
+		    (i == POLBIN_LIM_CORE && !p->limits.value[i]))
+			continue;
+		snprintf(what, sizeof(what), "limits %s", lim_name[i]);
+		if (!m->degraded) {
+			line(what, "found",
+			     i == POLBIN_LIM_WALL ? "parent (SIGTERM, then "
+						    "SIGKILL after grace)"
+			     : !strcmp(m->tier, "rlimit-userns")
+				 ? "rlimit-userns (the box's own count)"
+				 : m->tier);
+			continue;
+		}
+		missing += require;
+		snprintf(detail, sizeof(detail),
+			 "only %s here (%s); %s. To get a cgroup: run as root "
+			 "where cgroup v1 is mounted, or %s",
+			 i == POLBIN_LIM_MEMORY ? "RLIMIT_AS of each process"
+			 : m->tier ? "RLIMIT_NPROC of the whole uid"
+				   : "not enforced, root is exempt from "
+				     "RLIMIT_NPROC",
+			 cgroup_why(),
+			 require ? "`limits require` refuses that"
+				 : "best_effort runs with a warning",
+			 hint);
+		line(what, require ? "MISSING" : "degraded", detail);
+	}
+	cgroup_remove();
+	return missing;
 }
 
 /* --- the child ------------------------------------------------------------ */

@@ -29,6 +29,11 @@ void limits_wait(pid_t pid);
 void limits_finish(int status, const struct rusage *ru);
 /* The refusal hook: removes cgroups made before a refusal. */
 void limits_abort(void);
+/* --doctor ARTIFACT: each stated limit's tier here, one line each (the
+ * box's cgroups made and removed); how many `limits require` refuses. */
+int limits_doctor(const struct policy *p, const char *hint,
+		  void (*line)(const char *what, const char *status,
+			       const char *detail));
 /* The record's "limits" member, for a run (not a refusal). */
 void limits_record(struct text *t);
 
