@@ -63,6 +63,12 @@ $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 
 CHECKS += tests/leak/run.sh
 
+# Where polexec's bytes go: per object and per symbol (issue 15).
+bench-size: export POLEXEC_SRCS := $(POLEXEC_SRCS)
+bench-size: export POLEXEC_CFLAGS := $(POLEXEC_CFLAGS)
+bench-size: $(MUSL_INC)/.stamp
+	B=$(B) MUSLCC=$(MUSLCC) bench/polexec_size.sh
+
 bench-polexec: $(B)/polc $(B)/polexec
 	B=$(B) bench/polexec_startup.sh
 
@@ -70,4 +76,4 @@ bench-polexec: $(B)/polc $(B)/polexec
 bench-landlock: $(B)/polc $(B)/polexec
 	B=$(B) bench/landlock_startup.sh
 
-.PHONY: bench-polexec bench-landlock
+.PHONY: bench-polexec bench-landlock bench-size
