@@ -146,7 +146,8 @@ static int vout(int fd, const char *prefix, int newline, const char *fmt,
 	m = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	if (m < 0)
 		return -1;
-	n = n + (size_t)m < sizeof(line) - 1 ? n + (size_t)m : sizeof(line) - 2;
+	/* what fit, the NUL's byte left for the newline */
+	n = n + (size_t)m < sizeof(line) - 1 ? n + (size_t)m : sizeof(line) - 1;
 	if (newline)
 		line[n++] = '\n';
 	return write(fd, line, n) == (ssize_t)n ? 0 : -1;
