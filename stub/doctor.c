@@ -66,20 +66,12 @@ static int check_seccomp(void)
 static int check_ns(const char *what, const char *ns, int root_suffices)
 {
 	char detail[512];
+	int root = root_suffices && boxns_is_root();
 
-	if (root_suffices && boxns_is_root()) {
+	if (root || boxns_userns_available()) {
 		snprintf(detail, sizeof(detail),
-			 "a %s namespace of the box's "
-			 "own (root)",
-			 ns);
-		line(what, "found", detail);
-		return 0;
-	}
-	if (boxns_userns_available()) {
-		snprintf(detail, sizeof(detail),
-			 "a user and a %s namespace of "
-			 "the box's own",
-			 ns);
+			 "a %s%s namespace of the box's own%s",
+			 root ? "" : "user and a ", ns, root ? " (root)" : "");
 		line(what, "found", detail);
 		return 0;
 	}
