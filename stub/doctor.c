@@ -17,7 +17,7 @@
  *             could not compile): this polexec does not enforce it
  *
  * The kernel's features, with no artifact, are `polc doctor`'s report
- * (tools/doctor_report.c): it needs no privilege and no box.
+ * (compiler/cli/doctor.c): it needs no privilege and no box.
  */
 #include "doctor.h"
 #include "artifact.h"

@@ -36,22 +36,13 @@ $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 
 # Leak-suite programs: static glibc, so their policies stay small.
 LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe hog
-LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin \
-             $(B)/tests/leak/doctor_report
+LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin
 TEST_BINS += $(LEAK_BINS)
 tests: $(LEAK_BINS)
 
 $(B)/tests/leak/%: tests/leak/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static -pthread $< -o $@
-
-# The kernel-feature report, polc's since it left polexec (tools/), built
-# on its own for the suite until polc's command line links it.
-$(B)/tests/leak/doctor_report: tests/leak/progs/doctor_report.c \
-                               tools/doctor_report.c tools/doctor_report.h
-	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Itools \
-	    tests/leak/progs/doctor_report.c tools/doctor_report.c -o $@
 
 $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
                           artifact/polbin_read.c artifact/sha256.c \

@@ -2,9 +2,10 @@
 /*
  * The commands of polc that are not a stage of their own: `polc build`
  * (build.c: policy source to a verified .polbin, through the semantic
- * pass, the backends and the artifact writer) and `polc dump` (dump.c: an
- * artifact's sections in human form). polc.c parses the command line and
- * runs them, the prover for `check` and `diff`, lang/ for `fmt`.
+ * pass, the backends and the artifact writer), `polc dump` (dump.c: an
+ * artifact's sections in human form) and `polc doctor` (doctor.c: the
+ * kernel features this machine offers polexec). polc.c parses the command
+ * line and runs them, the prover for `check` and `diff`, lang/ for `fmt`.
  */
 #ifndef POLC_CLI_H
 #define POLC_CLI_H
@@ -31,5 +32,14 @@ int build_policy(const struct build_opts *o);
 /* 0, or -1 with the reason in err (the artifact is refused). */
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen);
+
+/* ---- polc doctor (doctor.c) ----------------------------------------- */
+
+/*
+ * The kernel features polexec can use here, one probe per line; it needs
+ * no artifact, no privilege and no box. What one artifact needs is
+ * `polexec --doctor ARTIFACT`. 0, or -1 when writing failed.
+ */
+int doctor_report(FILE *out);
 
 #endif

@@ -1,5 +1,6 @@
-# polc's command line: build, dump, and main() for every command.
-CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o
+# polc's command line: build, dump, doctor, and main() for every command.
+CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
+             $(B)/compiler/cli/doctor.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
 

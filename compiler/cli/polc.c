@@ -33,6 +33,7 @@ static const char usage[] =
     "       polc fmt [-w] POLICY.pol\n"
     "       polc check [-I DIR]... [--json] --boundary OLD NEW\n"
     "       polc diff [-I DIR]... OLD NEW\n"
+    "       polc doctor\n"
     "       polc --help | --version\n"
     "\n"
     "  build   compile a policy into a verified artifact\n"
@@ -41,6 +42,7 @@ static const char usage[] =
     "  check   prove that NEW allows nothing OLD does not, or print\n"
     "          re-checked counterexamples (OLD, NEW: .pol or .polbin)\n"
     "  diff    what NEW adds (+) and removes (-) relative to OLD\n"
+    "  doctor  the kernel features this machine offers polexec\n"
     "\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
     "(colon-separated), then " POLC_STDLIB_DIR ".\n"
@@ -392,6 +394,13 @@ int main(int argc, char **argv)
 		return cmd_fmt(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "doctor")) {
+		if (argc != 2) {
+			fputs(usage, stderr);
+			return 2;
+		}
+		return doctor_report(stdout) == 0 ? 0 : 2;
+	}
 	if (!strcmp(argv[1], "diff"))
 		return cmd_diff(argc - 1, argv + 1);
 	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);

@@ -62,7 +62,7 @@ setup_shared() {
 	mkdir -p "$SHARED/bin" "$SHARED/art"
 	for f in polexec polc tests/leak/syscall_errno tests/leak/sockets \
 		tests/leak/badarch tests/leak/boxprobe tests/leak/mkpolbin \
-		tests/leak/llprobe tests/leak/hog tests/leak/doctor_report; do
+		tests/leak/llprobe tests/leak/hog; do
 		if [ ! -x "$B/$f" ]; then
 			say "leak: $B/$f is missing: run make first"
 			exit 2
@@ -1278,7 +1278,7 @@ t_ll_dump_and_doctor() {
 			'scoped: abstract_unix_socket signal' || return 1
 	expect_match "dump: ports" "$("$BIN/polc" dump "$ART/ll_net.polbin")" \
 		'connect_tcp 39101' || return 1
-	expect_match "doctor" "$("$BIN/doctor_report")" \
+	expect_match "doctor" "$("$BIN/polc" doctor)" \
 		'landlock +found +ABI [0-9]+: fs rights'
 }
 
@@ -1834,8 +1834,8 @@ t_secret_other_user_cannot_read() {
 # --- doctor ------------------------------------------------------------------
 
 t_doctor_reports_tiers() {
-	# The kernel's features: polc's report (tools/doctor_report.c).
-	OUT=$("$BIN/doctor_report" 2>&1)
+	# The kernel's features: polc's report (compiler/cli/doctor.c).
+	OUT=$("$BIN/polc" doctor 2>&1)
 	expect "exit" "$?" 0 || return 1
 	for probe in "cgroup v2" "cgroup v1" rlimits "user namespaces" \
 		landlock seccomp pasta nftables; do

@@ -6,10 +6,10 @@
  *
  * Each probe asks the kernel itself (a syscall's answer, not a config
  * file's claim) where it can. Self-contained: libc and the kernel's uapi
- * headers only, so that polc links it as it is (tools/doctor_report.h).
+ * headers only; polc runs it as `polc doctor` (cli.h).
  * What one artifact needs on this machine is `polexec --doctor ARTIFACT`.
  */
-#include "doctor_report.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
