@@ -19,7 +19,7 @@
 
 /* ---- The driver (backends.c) -------------------------------------------- */
 
-#define BACKENDS_MAX 8
+#define BACKENDS_MAX 12
 
 struct compiled_section {
 	uint32_t type;
@@ -147,6 +147,15 @@ int seccomp_validate_stats(const struct ir_policy *p,
 int landlock_layer_on(const struct ir_policy *p);
 
 /*
+ * The fs rights the ruleset handles: every one this polc knows, but
+ * connect_unix only when a grant lacks it (docs/VIEW.md). 0 without an
+ * fs section.
+ */
+uint64_t landlock_handled_fs(const struct ir_policy *p);
+/* The section's path rules: the fs section's grants, in IR order. */
+uint32_t landlock_path_rules(const struct ir_policy *p);
+
+/*
  * The requirement the section carries: the landlock statement's, else the
  * default `require`, ABI 1, or ABI 4 when `net host` has port rules (the
  * ABI that has them).
@@ -161,6 +170,32 @@ void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
  */
 int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 			   size_t *len, char *err, size_t errlen);
+
+/* ---- The view: VIEW and NOEXEC (view.c) --------------------------------- */
+
+/*
+ * The box's own view (docs/VIEW.md): with an fs section, a mount namespace
+ * whose root holds only what the section names, and a pid namespace; the
+ * user statement. Formats in artifact/sections.h.
+ */
+
+/* Does the box get a view of its own (an fs section)? */
+int view_on(const struct ir_policy *p);
+/* A grant's mount attributes (POLBIN_VIEW_A_*) from its own rights. */
+uint8_t view_attrs(uint32_t rights);
+/*
+ * The VIEW section, or *out NULL when the policy has neither an fs
+ * section nor a user statement. 0, or 2 with err.
+ */
+int view_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+		       char *err, size_t errlen);
+/*
+ * The NOEXEC program (with a view only, else *prog NULL): translation
+ * validated like the policy's. 0; 2 (err) when it cannot be compiled; 3
+ * when validation caught a compiler bug.
+ */
+int view_noexec_build(const struct ir_policy *p, struct sock_filter **prog,
+		      size_t *n, char *err, size_t errlen);
 
 /* ---- Egress: NET and NFT (nft.c, nft_print.c) --------------------------- */
 

@@ -4,8 +4,14 @@
  * kernel (docs/LANDLOCK.md):
  *
  *   - handled fs rights: with an fs section, every fs right this polc
- *     knows (ABI 1..5), so whatever the policy does not grant is denied;
- *     polexec strips only what the running kernel lacks, and says so.
+ *     knows (ABI 1..5, 8), so whatever the policy does not grant is
+ *     denied; polexec strips only what the running kernel lacks, and says
+ *     so. One exception: connect_unix is handled only when a grant lacks
+ *     it; when every grant has it, handling it would deny nothing the
+ *     box's view does not already hide (docs/VIEW.md).
+ *   - path rules: the grants only. The box's own mounts (tmpfs, dev,
+ *     proc) are not there when the parent opens the paths; polexec adds
+ *     their rules in the box once it made them (the VIEW section).
  *   - handled net rights: with `net host` port rules, both TCP bind and
  *     connect; a direction without rules denies every port, `*` lifts it.
  *   - scopes: abstract unix sockets and signals, whenever the layer is on.
@@ -46,6 +52,28 @@ static int has_ports(const struct ir_policy *p)
 int landlock_layer_on(const struct ir_policy *p)
 {
 	return p->fs.present || p->landlock.present || has_ports(p);
+}
+
+uint64_t landlock_handled_fs(const struct ir_policy *p)
+{
+	uint32_t i;
+
+	if (!p->fs.present)
+		return 0;
+	for (i = 0; i < p->fs.nrules; i++)
+		if (p->fs.rules[i].kind == IR_FS_GRANT &&
+		    !(p->fs.rules[i].rights & IR_FS_CONNECT_UNIX))
+			return POLC_LANDLOCK_FS_ALL;
+	return POLC_LANDLOCK_FS_ALL & ~(uint64_t)IR_FS_CONNECT_UNIX;
+}
+
+uint32_t landlock_path_rules(const struct ir_policy *p)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->fs.nrules; i++)
+		n += p->fs.rules[i].kind == IR_FS_GRANT;
+	return n;
 }
 
 void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
@@ -145,8 +173,7 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 	if (!landlock_layer_on(p))
 		return 0;
 	landlock_requirement(p, &abi_min, &mode);
-	if (p->fs.present)
-		handled_fs = POLC_LANDLOCK_FS_ALL;
+	handled_fs = landlock_handled_fs(p);
 	for (d = 0; has_ports(p) && d < 2; d++) {
 		unsigned long ports;
 		int any;
@@ -173,19 +200,21 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 	put_le(&b, handled_fs, 8);
 	put_le(&b, handled_net, 8);
 	put_le(&b, POLC_LANDLOCK_SCOPE_ALL, 8);
-	put_le(&b, p->fs.nrules, 4);
+	put_le(&b, landlock_path_rules(p), 4);
 	put_le(&b, (uint64_t)nr[0] + (uint64_t)nr[1], 4);
 	for (i = 0; i < p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
 		size_t n = strlen(r->path);
 
+		if (r->kind != IR_FS_GRANT)
+			continue;
 		if (!r->rights || n > POLBIN_LL_MAX_PATH) {
 			snprintf(err, errlen,
 				 "landlock: %.64s: no right, or path too long",
 				 r->path);
 			goto out;
 		}
-		put_le(&b, r->rights, 8);
+		put_le(&b, r->rights & handled_fs, 8);
 		put_le(&b, r->flags & (IR_FS_FOLLOW | IR_FS_OPTIONAL), 4);
 		put_le(&b, n, 4);
 		put(&b, r->path, n);

@@ -60,7 +60,8 @@ static void test_equivalent_policies(void **state)
 	    {"policy \"p\" { fs { ro /usr /lib; rw /tmp } }",
 	     "policy \"p\" { fs { rw /tmp/; ro /lib/./ //usr } }"},
 	    {"policy \"p\" { fs { ro /usr } }",
-	     "policy \"p\" { fs { allow read_dir read_file on /usr } }"},
+	     "policy \"p\" { fs { allow read_dir read_file connect_unix on "
+	     "/usr } }"},
 	    {"policy \"p\" { env { pass B A; set C=1 } limits { pids 5; "
 	     "memory 1GiB } }",
 	     "policy \"p\" { limits { memory 1024MiB\n pids 5 } env { set "
