@@ -31,6 +31,7 @@
 #include "net.h"
 #include "secrets.h"
 #include "util.h"
+#include "view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,7 +116,7 @@ static void put_ll_sets(struct text *o, const char *key, uint64_t fs,
 			uint64_t net, uint64_t scoped)
 {
 	text_add(o, ",\"%s\":{\"fs\":", key);
-	put_bits(o, fs, ll_fs_names, 16);
+	put_bits(o, fs, ll_fs_names, 17);
 	text_add(o, ",\"net\":");
 	put_bits(o, net, ll_net_names, 2);
 	text_add(o, ",\"scoped\":");
@@ -148,7 +149,7 @@ static void put_landlock(struct text *o, const struct ll_spec *l,
 			text_json(o, r->skipped);
 		} else {
 			text_add(o, ",\"rights\":");
-			put_bits(o, r->installed, ll_fs_names, 16);
+			put_bits(o, r->installed, ll_fs_names, 17);
 		}
 		text_add(o, "}");
 	}
@@ -196,6 +197,8 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 		}
 		if (l == LAYER_NET)
 			net_record(o, refused);
+		if (l == LAYER_VIEW)
+			view_record(o, refused);
 		if (l == LAYER_LANDLOCK && s.tier != TIER_OFF && r->ll &&
 		    r->policy)
 			put_landlock(o, &r->policy->ll, r->ll);

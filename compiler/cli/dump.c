@@ -261,7 +261,8 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 		put_clean(out, d + off, plen);
 		fputs(": ", out);
 		ll_fs_names(out, acc);
-		if ((g = ir_fs_group_name(acc)))
+		/* what the ruleset does not handle, the rule has too */
+		if ((g = ir_fs_group_name(acc | (POLBIN_LL_FS_ALL & ~fs))))
 			fprintf(out, " [%s]", g);
 		if (flags & POLBIN_LL_F_OPTIONAL)
 			fputs(" (optional)", out);
