@@ -511,7 +511,7 @@ static void add_path_rules(struct ll_spec *l, const struct vars *vars,
 			die_with_error("landlock: fstat %s", shown(r));
 		if (!S_ISDIR(st.st_mode)) {
 			access &= POLC_LANDLOCK_FS_FILE;
-			if (!access)
+			if (!access && r->access)
 				die("landlock: %s is not a folder, and every "
 				    "right granted on it applies to folders "
 				    "only",
@@ -526,6 +526,9 @@ static void add_path_rules(struct ll_spec *l, const struct vars *vars,
 		access &= run->fs;
 		if (run->ruleset_fd < 0)
 			r->skipped = "no ruleset: Landlock unavailable";
+		else if (!r->access)
+			r->skipped = "no right the ruleset handles: the view "
+				     "alone shows it";
 		else if (!access)
 			r->skipped = "its rights are all unknown to this "
 				     "kernel";

@@ -515,20 +515,27 @@ static void make_dev(const struct view_entry *e, const char *path,
 }
 
 /*
- * A procfs of the box's pid namespace (this process is its pid 1), other
- * users' processes hidden; /proc/sys and the other files that change the
- * kernel read-only over themselves, as bubblewrap does.
+ * A procfs of the box's pid namespace (this process is its pid 1), the
+ * processes the box may not ptrace hidden (pid 1 among them); /proc/sys
+ * and the other files that change the kernel read-only over themselves,
+ * as bubblewrap does. The group that would see them all is root's by
+ * default, which a root box is in: outside a user namespace it is a gid
+ * no one has.
  */
 static void make_proc(const struct view_entry *e, const char *path,
 		      const struct ll_run *ll)
 {
-	static const char *const opts[] = {"hidepid", "invisible", NULL};
+	const char *opts[] = {"hidepid", "invisible", "gid", "4294967294",
+			      NULL};
 	static const char *const ro[] = {"sys", "sysrq-trigger", "irq", "bus"};
 	unsigned attrs =
 	    MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ | MOUNT_ATTR_NOEXEC_;
-	int m = mount_new("proc", opts, attrs, -1, NULL, path);
+	int m;
 	size_t i;
 
+	if (boxns_wanted(BOXNS_USER))
+		opts[2] = NULL;
+	m = mount_new("proc", opts, attrs, -1, NULL, path);
 	for (i = 0; i < sizeof(ro) / sizeof(*ro); i++) {
 		int to = openat(m, ro[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
 

@@ -62,7 +62,7 @@ setup_shared() {
 	mkdir -p "$SHARED/bin" "$SHARED/art"
 	for f in polexec polc tests/leak/syscall_errno tests/leak/sockets \
 		tests/leak/badarch tests/leak/boxprobe tests/leak/mkpolbin \
-		tests/leak/llprobe tests/leak/hog; do
+		tests/leak/llprobe tests/leak/hog tests/leak/viewprobe; do
 		if [ ! -x "$B/$f" ]; then
 			say "leak: $B/$f is missing: run make first"
 			exit 2
@@ -1406,6 +1406,342 @@ t_ll_hostile_sections_refused() {
 	expect "read-only rule: read" "$OUT" "read: 4 bytes"
 }
 
+# --- the view (issue 11) -------------------------------------------------------
+#
+# view.pol: the box's own root holds BIN (rx), ro/ (read only), ws/ (rw),
+# one socket (sockdir/s, `socket`), a tmpfs on /tmp, /dev and /proc of its
+# own. Everything else of the host, the suite's canaries included, is not
+# there. Each denial has a twin that succeeds where the policy grants it.
+
+view_setup() {
+	mkdir "$T/ro" "$T/ws" "$T/hidden" "$T/sockdir" &&
+		printf 'read-only\n' >"$T/ro/f" &&
+		printf 'workspace\n' >"$T/ws/file" &&
+		printf 'canary-hidden\n' >"$T/hidden/canary"
+}
+
+# vbox POLICY POLEXEC-ARGS...: the V_* folders and BIN bound
+vbox() {
+	vb_pol=$1
+	shift
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$@" "$ART/$vb_pol.polbin" -- \
+		"$BIN/viewprobe" $VP
+}
+
+# vp OP ARGS...: viewprobe under view.pol (needs a listening socket at
+# sockdir/s: the socket statement binds it, so it must exist)
+vp() {
+	VP="$*"
+	vbox view
+}
+
+start_unix() {
+	"$BIN/viewprobe" unix-serve "$1" "${2:-5000}" >"$1.log" 2>&1 &
+	SERVER=$!
+	i=0
+	while [ $i -lt 100 ] && ! grep -q ready "$1.log" 2>/dev/null; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	grep -q ready "$1.log" || {
+		say "    FAIL: unix-serve $1: $(cat "$1.log")"
+		return 1
+	}
+}
+
+# view_up: the setup, and the socket view.pol exposes
+view_up() {
+	view_setup && start_unix "$T/sockdir/s" 10000 && SOCKSRV=$SERVER
+}
+
+t_view_metadata_on_ro_grant_erofs() {
+	view_up || return 1
+	r=0
+	for op in chmod chown utime setxattr; do
+		vp $op "$T/ro/f"
+		expect "$op ro/f" "$OUT" \
+			"$op: errno=30 (Read-only file system)" || { r=1; break; }
+		# twin: the same change on the workspace's file
+		vp $op "$T/ws/file"
+		expect "$op ws/file" "$OUT" "$op: ok" || { r=1; break; }
+	done
+	stop_servers $SOCKSRV
+	[ $r = 0 ] && expect "ro/f intact" "$(cat "$T/ro/f")" read-only
+}
+
+t_view_memfd_never_runs() {
+	view_up || return 1
+	r=0
+	for how in execveat proc; do
+		for fl in plain seal; do
+			vp memfd-exec "$BIN/viewprobe" $fl $how
+			expect_nomatch "memfd $fl by $how: never ran" "$OUT" \
+				'^ran$' &&
+				expect_match "memfd $fl by $how: refused" \
+					"$OUT" 'errno=13 \(Permission denied\)$' ||
+				{ r=1; break 2; }
+		done
+	done
+	# how: the sysctl where polexec may set it (root), else the filter
+	VP="say x"
+	vbox view --record "$T/rec.json" >/dev/null
+	m=$(jq -r .layers.view.memfd_noexec "$T/rec.json")
+	stop_servers $SOCKSRV
+	[ $r = 0 ] || return 1
+	if [ "$(id -u)" = 0 ]; then
+		expect "memfd_noexec (root)" "$m" sysctl
+	else
+		expect_match "memfd_noexec (uid $(id -u))" "$m" '^filter \('
+	fi || return 1
+	# twins: outside the box the same memfd runs; in the box, a program
+	# in an rx folder does
+	expect "memfd outside" \
+		"$("$BIN/viewprobe" memfd-exec "$BIN/viewprobe" plain execveat)" \
+		ran || return 1
+	start_unix "$T/sockdir/s" 5000 || return 1
+	s=$SERVER
+	VP="say ran"
+	vbox view
+	stop_servers $s
+	expect "a program in an rx folder runs" "$OUT" ran
+}
+
+t_view_unix_socket_outside_grants_unreachable() {
+	view_up || return 1
+	start_unix "$T/hidden/s" 10000 || { stop_servers $SOCKSRV; return 1; }
+	h=$SERVER
+	start_unix "$T/ws/s" 10000 || { stop_servers $SOCKSRV $h; return 1; }
+	w=$SERVER
+	vp unix-connect "$T/hidden/s"
+	r1=$OUT
+	vp unix-connect "$T/sockdir/s"
+	r2=$OUT
+	vp unix-connect "$T/ws/s"
+	r3=$OUT
+	r4=$("$BIN/viewprobe" unix-connect "$T/hidden/s")
+	stop_servers $SOCKSRV $h $w
+	expect "socket outside the grants" "$r1" \
+		"unix-connect: errno=2 (No such file or directory)" &&
+		expect "the socket the policy exposes" "$r2" \
+			"unix-connect: ok hello" &&
+		expect "a socket in the rw workspace" "$r3" \
+			"unix-connect: ok hello" &&
+		expect "the hidden one, outside the box" "$r4" \
+			"unix-connect: ok hello"
+}
+
+t_view_host_tmp_not_visible() {
+	view_up || return 1
+	# the canary is the suite's, in the host's /tmp (the scratch dir)
+	vp ls "$T/hidden"
+	r1=$OUT
+	vp ls "$T"
+	r2=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" create "$T/made-in-box"
+	r3=$OUT
+	stop_servers $SOCKSRV
+	expect "host canary folder" "$r1" \
+		"ls: errno=2 (No such file or directory)" &&
+		expect "the box's /tmp: only what leads to its grants" "$r2" \
+			"ls: ro sockdir ws" &&
+		expect "the box's tmpfs is writable" "$r3" "create: ok" &&
+		expect_absent "nothing of it on the host" "$T/made-in-box" &&
+		expect "canary intact" "$(cat "$T/hidden/canary")" canary-hidden
+}
+
+t_view_proc_shows_only_the_box() {
+	view_up || return 1
+	sleep 30 &
+	sp=$!
+	vp ls /proc
+	r1=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" read /proc/cpuinfo
+	r2=$OUT
+	kill $sp
+	wait $sp 2>/dev/null
+	stop_servers $SOCKSRV
+	# numeric entries: the box's own processes; pid 1 (polexec's init,
+	# not dumpable) hidden: only the probe itself, pid 2
+	pids=$(printf '%s\n' "$r1" | tr ' ' '\n' | grep -E '^[0-9]+$' | tr '\n' ' ')
+	expect "the box's processes in its /proc" "$pids" "2 " &&
+		expect_nomatch "no host process" "$r1" " $sp( |$)" &&
+		expect_match "twin: /proc/cpuinfo" "$r2" '^read: [1-9][0-9]* bytes$'
+}
+
+t_view_dev_has_only_the_listed_nodes() {
+	view_up || return 1
+	vp ls /dev
+	r1=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" open-wronly /dev/null
+	r2=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" read /dev/vda
+	r3=$OUT
+	stop_servers $SOCKSRV
+	expect "the box's /dev" "$r1" \
+		"ls: fd full null ptmx pts random shm stderr stdin stdout tty urandom zero" &&
+		expect "twin: /dev/null writable" "$r2" "open-wronly: ok" &&
+		expect "a host device" "$r3" \
+			"read: errno=2 (No such file or directory)"
+}
+
+t_view_root_caller_user_nobody() {
+	view_setup || return 1
+	printf 'root-only\n' >"$T/ws/rootonly" && chmod 600 "$T/ws/rootonly" ||
+		return 1
+	chmod 777 "$T/ws"
+	VP="ids"
+	vbox view-user
+	expect "ids" "$OUT" "ids: uid=65534 gid=65534 groups=0" || return 1
+	if [ "$(id -u)" = 0 ]; then
+		box --var BIN="$BIN" --var V_WS="$T/ws" "$ART/view-user.polbin" \
+			-- "$BIN/llprobe" read "$T/ws/rootonly"
+		expect "root's canary, as nobody" "$OUT" \
+			"read: errno=13 (Permission denied)" || return 1
+		box --var BIN="$BIN" --var V_WS="$T/ws" "$ART/view-user.polbin" \
+			-- "$BIN/llprobe" create "$T/ws/by-nobody"
+		expect "a file the box makes" "$OUT" "create: ok" &&
+			expect "owned by nobody" \
+				"$(stat -c %u:%g "$T/ws/by-nobody")" 65534:65534 ||
+			return 1
+		# twin: without the user statement the root caller's box is
+		# root, capabilities dropped, and owns root's files
+		start_unix "$T/sockdir/s" 5000 || return 1
+		s=$SERVER
+		box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+			--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+			"$BIN/llprobe" read "$T/ws/rootonly"
+		stop_servers $s
+		expect "root's canary, as root" "$OUT" "read: 10 bytes"
+	else
+		# a caller who is not root: uid 1000 in its user namespace,
+		# the caller on the host
+		VP="ids"
+		vbox view-user1000
+		expect "ids (user 1000)" "$OUT" \
+			"ids: uid=1000 gid=1000 groups=0" || return 1
+		box --var BIN="$BIN" --var V_WS="$T/ws" \
+			"$ART/view-user1000.polbin" -- "$BIN/llprobe" create \
+			"$T/ws/by-1000"
+		expect "create" "$OUT" "create: ok" &&
+			expect "owned by the caller on the host" \
+				"$(stat -c %u "$T/ws/by-1000")" "$(id -u)"
+	fi
+}
+
+t_view_record_and_require_enforced() {
+	view_up || return 1
+	VP="say x"
+	vbox view --record "$T/rec.json" >/dev/null
+	v=$(jq -c .layers.view "$T/rec.json")
+	stop_servers $SOCKSRV
+	expect_match "view enforced" "$v" '"tier":"enforced"' &&
+		expect_match "its root" "$v" '"root":"own"' &&
+		expect_match "pid namespace" "$v" '"pid_namespace":true' ||
+		return 1
+	# inside an outer box root has no capabilities, and may not map
+	# itself in a user namespace: the view cannot be had there
+	box "$ART/nosyscalls.polbin" -- "$BIN/polexec" --record "$T/rec2.json" \
+		--var BIN="$BIN" --var V_WS="$T/ws" "$ART/view-best.polbin" -- \
+		"$BIN/llprobe" read "$T/ws/file"
+	expect "best_effort: runs" "$OUT" "read: 10 bytes" || return 1
+	t=$(jq -r .layers.view.tier "$T/rec2.json")
+	if [ "$(id -u)" = 0 ]; then
+		expect_match "best_effort nested: degraded" "$t" \
+			'^degraded\(no user namespace' &&
+			expect_match "and says so" "$ERR" 'warning: view:' ||
+			return 1
+		box "$ART/nosyscalls.polbin" -- "$BIN/polexec" \
+			--require-enforced --var BIN="$BIN" --var V_WS="$T/ws" \
+			"$ART/view-best.polbin" -- "$BIN/llprobe" say ran
+		expect "--require-enforced: exit" "$RC" 125 &&
+			expect "--require-enforced: never ran" "$OUT" "" &&
+			expect_match "--require-enforced: why" "$ERR" \
+				'view would be degraded' || return 1
+		box "$ART/nosyscalls.polbin" -- "$BIN/polexec" \
+			--var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+			--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+			"$BIN/llprobe" say ran
+		expect "require: exit" "$RC" 125 &&
+			expect "require: never ran" "$OUT" "" &&
+			expect_match "require: why" "$ERR" \
+				"view: the box's own view cannot be had here"
+	else
+		expect "nested, not root: the view is had" "$t" enforced
+	fi
+}
+
+# python3, git, gcc, node and curl, each doing what a user would, under
+# view-programs.pol. curl fetches from a server the test started.
+progbox() {
+	box --var V_WS="$T/ws" "$ART/view-programs.polbin" -- "$@"
+}
+
+t_view_real_programs() {
+	view_setup || return 1
+	chmod 777 "$T/ws"
+	progbox python3 -c 'import json, os, tempfile
+f = tempfile.NamedTemporaryFile(delete=False)
+f.write(b"x"); f.close()
+print(json.dumps({"tmp": os.path.getsize(f.name), "cwd": os.getcwd() != ""}))'
+	expect "python3" "$OUT" '{"tmp": 1, "cwd": true}' || return 1
+	progbox sh -c 'cd && git init -q r && cd r && git config user.email a@b.c && git config user.name t && echo hi >f && git add f &&
+git commit -qm first && git log --oneline | wc -l'
+	expect "git" "$OUT" 1 || return 1
+	progbox sh -c 'cd && printf "#include <stdio.h>
+int main(void)
+{ puts(\"built in the box\"); return 0; }
+" >h.c && gcc -O1 -o h h.c && ./h'
+	expect "gcc" "$OUT" "built in the box" || return 1
+	progbox node -e 'const os = require("os");
+console.log(os.cpus().length > 0, os.tmpdir(), require("fs").existsSync("/dev/null"))'
+	expect "node" "$OUT" "true /tmp true" || return 1
+	printf 'served
+' >"$T/ro/page" || return 1
+	port=$((39200 + $$ % 500))
+	(cd "$T/ro" && exec python3 -m http.server --bind 127.0.0.1 "$port") 		>"$T/http.log" 2>&1 &
+	hs=$!
+	i=0
+	while [ $i -lt 100 ] && ! "$BIN/llprobe" connect "$port" |
+		grep -q ok; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	progbox curl -sS "http://127.0.0.1:$port/page"
+	r=$OUT
+	stop_servers $hs
+	expect "curl" "$r" served
+}
+
+# Landlock behind the view: a folder fd the box inherited (its stdin)
+# reaches the host's tree outside every mount of the view. Only Landlock
+# stands there, and it refuses as it would without a view.
+t_ll_behind_view() {
+	ll_setup || return 1
+	llbox "$ART/ll_fs.polbin" -- "$BIN/llprobe" read \
+		/proc/self/fd/0/canary <"$T/secret"
+	expect "read secret/canary through fd 0" "$OUT" \
+		"read: errno=13 (Permission denied)" || return 1
+	llbox "$ART/ll_fs.polbin" -- "$BIN/llprobe" create \
+		/proc/self/fd/0/new <"$T/ro"
+	expect "create in ro/ through fd 0" "$OUT" \
+		"create: errno=13 (Permission denied)" &&
+		expect_absent "ro/new" "$T/ro/new" || return 1
+	# twin: the same way into the workspace, which Landlock grants
+	llbox "$ART/ll_fs.polbin" -- "$BIN/llprobe" create \
+		/proc/self/fd/0/new <"$T/ws"
+	expect "create in ws/ through fd 0" "$OUT" "create: ok" &&
+		expect "ws/new" "$(cat "$T/ws/new")" x
+}
+
 # --- limits ------------------------------------------------------------------
 #
 # Each limit against a real program (progs/hog.c) that asks for more than
@@ -1972,6 +2308,16 @@ t_ll_absent_landlock_negotiated
 t_ll_polc_lints
 t_ll_dump_and_doctor
 t_ll_hostile_sections_refused
+t_ll_behind_view
+t_view_metadata_on_ro_grant_erofs
+t_view_memfd_never_runs
+t_view_unix_socket_outside_grants_unreachable
+t_view_host_tmp_not_visible
+t_view_proc_shows_only_the_box
+t_view_dev_has_only_the_listed_nodes
+t_view_root_caller_user_nobody
+t_view_record_and_require_enforced
+t_view_real_programs
 t_memory_cap_kills_or_refuses
 t_pids_cap_stops_fork_loop
 t_cpu_limit_stops_busy_loop
