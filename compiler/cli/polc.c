@@ -76,6 +76,31 @@ static int cmd_dump(int argc, char **argv)
 	return 0;
 }
 
+/* fmt -w: the layout into memory, then written back by output.c's rule
+ * (the file replaced atomically, its mode kept). */
+static int fmt_write_back(const struct ast_file *f, const char *path)
+{
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = 2;
+
+	if (!mem) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	if (ast_format(f, mem) == 0 && fclose(mem) == 0) {
+		if (output_write(path, text, len, err, sizeof(err)) == 0)
+			rc = 0;
+		else
+			fprintf(stderr, "polc: fmt: write %s: %s\n", path, err);
+	} else {
+		fputs("polc: fmt: out of memory\n", stderr);
+	}
+	free(text);
+	return rc;
+}
+
 static int cmd_fmt(int argc, char **argv)
 {
 	const struct src_file *src;
@@ -84,8 +109,6 @@ static int cmd_fmt(int argc, char **argv)
 	const char *path;
 	struct diag d;
 	int write_back = 0, rc = 2;
-	FILE *out = stdout;
-	char *tmp = NULL;
 
 	if (argc == 3 && !strcmp(argv[1], "-w"))
 		write_back = 1;
@@ -98,42 +121,11 @@ static int cmd_fmt(int argc, char **argv)
 	src = diag_load_file(&d, path, none);
 	if (!src || ast_parse(&d, src, &f))
 		goto out;
-	if (write_back) {
-		int fd;
-
-		if (asprintf(&tmp, "%s.fmt-XXXXXX", path) < 0) {
-			tmp = NULL;
-			goto out;
-		}
-		fd = mkstemp(tmp);
-		if (fd < 0 || !(out = fdopen(fd, "w"))) {
-			fprintf(stderr, "polc: fmt: %s: %s\n", tmp,
-				strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			out = NULL;
-			goto out;
-		}
-	}
-	if (ast_format(f, out) == 0 && fflush(out) == 0)
+	if (write_back)
+		rc = fmt_write_back(f, path);
+	else if (ast_format(f, stdout) == 0 && fflush(stdout) == 0)
 		rc = 0;
-	if (write_back) {
-		if (fclose(out) != 0)
-			rc = 2;
-		out = NULL;
-		if (rc == 0 && rename(tmp, path) != 0) {
-			fprintf(stderr, "polc: fmt: rename %s: %s\n", path,
-				strerror(errno));
-			rc = 2;
-		}
-	}
 out:
-	if (write_back && tmp) {
-		if (out)
-			fclose(out);
-		unlink(tmp); /* no-op after a successful rename */
-	}
-	free(tmp);
 	ast_file_destroy(&f);
 	diag_print(&d, stderr);
 	diag_fini(&d);
