@@ -43,6 +43,7 @@ run_test() {
 		failures="$failures $1"
 		say "  FAIL  $1"
 	fi
+	records_keep "$1" "$T" # validated by records_check, in run_all
 	rm -rf "$T"
 }
 
@@ -70,7 +71,7 @@ setup_shared() {
 		cp "$B/$f" "$SHARED/bin/" || exit 2
 	done
 	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || exit 2
-	cp "$HERE/../lib.sh" "$SHARED/lib.sh" || exit 2
+	support_copy "$SHARED" || exit 2
 	if [ ! -x "$B/polc" ]; then
 		say "leak: $B/polc is missing: run make first"
 		exit 2
@@ -95,6 +96,7 @@ use_shared() {
 	ART=$SHARED/art
 	POLEXEC=$BIN/polexec
 	SCRATCH=$(mktemp -d /tmp/polc-leak-run.XXXXXX) || exit 2
+	support_use "$SHARED"
 }
 
 # --- the tests ---------------------------------------------------------------
@@ -1966,6 +1968,7 @@ run_all() {
 	for t in ${LEAK_ONLY:-$TESTS}; do
 		run_test "$t"
 	done
+	records_check leak "${LEAK_ONLY:-}"
 	rm -rf "$SCRATCH"
 }
 
@@ -1977,7 +1980,7 @@ if [ -n "${LEAK_INNER:-}" ]; then
 	use_shared
 	run_all
 	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "leak-pass: $passed passed, $failed failed"
+	say "leak-pass: $passed passed, $failed failed, $validated records valid"
 	[ "$failed" -eq 0 ]
 	exit
 fi
@@ -1991,5 +1994,5 @@ if [ "$(id -u)" = 0 ]; then
 		${LEAK_ONLY:+LEAK_ONLY="$LEAK_ONLY"}
 fi
 rm -rf "$SHARED"
-say "leak: $passed passed, $failed failed"
+say "leak: $passed passed, $failed failed ($validated run records valid)"
 [ "$failed" -eq 0 ]

@@ -79,6 +79,7 @@ run_test() {
 		fi
 		say "  FAIL  $1"
 	fi
+	records_keep "$1" "$T" # validated by records_check, in run_all
 	rm -rf "$T"
 }
 
@@ -605,6 +606,7 @@ run_all() {
 	for t in ${NET_ONLY:-$TESTS}; do
 		run_test "$t"
 	done
+	records_check net "${NET_ONLY:-}"
 	rm -rf "$SCRATCH"
 }
 
@@ -623,7 +625,7 @@ setup_shared() {
 		cp "$B/$f" "$SHARED/bin/" || return 1
 	done
 	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || return 1
-	cp "$HERE/../lib.sh" "$SHARED/lib.sh" || return 1
+	support_copy "$SHARED" || return 1
 	for pol in "$HERE"/*.pol; do
 		name=$(basename "$pol" .pol)
 		if ! "$B/polc" build "$pol" -o "$SHARED/art/$name.polbin" \
@@ -641,6 +643,7 @@ use_shared() {
 	POLEXEC=$BIN/polexec
 	SCRATCH=$(mktemp -d /tmp/polc-net-run.XXXXXX) || exit 2
 	chmod 755 "$SCRATCH"
+	support_use "$SHARED"
 }
 
 # fatal MESSAGE: the harness could not be built; the suite fails.
@@ -783,7 +786,7 @@ if [ -n "${NET_INNER:-}" ]; then
 	use_shared
 	run_all
 	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "net-pass: $passed passed, $failed failed"
+	say "net-pass: $passed passed, $failed failed, $validated records valid"
 	[ "$failed" -eq 0 ]
 	exit
 fi
@@ -828,5 +831,5 @@ use_shared
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
 unprivileged_pass net NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"}
-say "net: $passed passed, $failed failed"
+say "net: $passed passed, $failed failed ($validated run records valid)"
 [ "$failed" -eq 0 ]
