@@ -15,13 +15,21 @@
 #include "support/support.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The standard library's folder, searched after -I and POLC_PATH. Absolute
+ * for the build tree's polc (the source tree's stdlib-policies); relative
+ * for an installed polc, and then relative to the folder the polc binary
+ * is in (/proc/self/exe), so an installed tree works wherever it was put,
+ * also under a DESTDIR. The Makefile sets it per build.
+ */
 #ifndef POLC_STDLIB_DIR
-#define POLC_STDLIB_DIR "/usr/local/share/polc/stdlib-policies"
+#define POLC_STDLIB_DIR "../share/polc/stdlib-policies"
 #endif
 
 #define MAX_SEARCH 64
@@ -45,7 +53,7 @@ static const char usage[] =
     "  doctor  the kernel features this machine offers polexec\n"
     "\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
-    "(colon-separated), then " POLC_STDLIB_DIR ".\n"
+    "(colon-separated), then the standard library (polc --version: where).\n"
     "Exit: 0 ok (check: within), 1 check: exceeds, 2 bad input or\n"
     "undecided, 3 compiler bug caught by validation.\n";
 
@@ -132,6 +140,34 @@ out:
 	return rc;
 }
 
+/* The standard library's folder (POLC_STDLIB_DIR resolved), or NULL when
+ * a relative one cannot be resolved (no /proc): then it is not searched. */
+static const char *stdlib_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (POLC_STDLIB_DIR[0] == '/')
+		return POLC_STDLIB_DIR;
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(dir) - 1) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash ||
+	    (size_t)(slash - dir) + 1 + sizeof(POLC_STDLIB_DIR) > sizeof(dir)) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	memcpy(slash + 1, POLC_STDLIB_DIR, sizeof(POLC_STDLIB_DIR));
+	return dir;
+}
+
 /* Splits POLC_PATH and adds the standard library folder. */
 static int add_search(const char **search, size_t *n, char **env_copy)
 {
@@ -146,7 +182,8 @@ static int add_search(const char **search, size_t *n, char **env_copy)
 			if (*n < MAX_SEARCH - 1)
 				search[(*n)++] = tok;
 	}
-	search[(*n)++] = POLC_STDLIB_DIR;
+	if (stdlib_dir())
+		search[(*n)++] = stdlib_dir();
 	return 0;
 }
 
@@ -375,8 +412,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("polc %s\n", POLC_VERSION);
-		return 0;
+		const char *std = stdlib_dir();
+
+		printf("polc %s\nstandard library: %s\n", POLC_VERSION,
+		       std ? std : "not found (/proc/self/exe is unreadable)");
+		return fflush(stdout) ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "build"))
 		return cmd_build(argc - 1, argv + 1);
