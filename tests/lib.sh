@@ -41,6 +41,41 @@ expect_absent() {
 	return 0
 }
 
+# suite_paths: ROOT, the source tree (two folders above $HERE), and B, the
+# build folder as an absolute path (B=DIR chooses it, relative to ROOT).
+suite_paths() {
+	ROOT=$(cd "$HERE/../.." && pwd)
+	B=${B:-build}
+	case $B in /*) ;; *) B=$ROOT/$B ;; esac
+}
+
+# tally TEST STATUS: TEST passed (STATUS 0) or failed: counted in $passed,
+# $failed and $failures, and said.
+tally() {
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + 1))
+		say "  ok    $1"
+	else
+		failed=$((failed + 1))
+		failures="$failures $1"
+		say "  FAIL  $1"
+	fi
+}
+
+# in_scratch TEST [ON_FAIL]: runs the function TEST in a subshell in a
+# fresh folder $T under $SCRATCH, runs ON_FAIL (with $T) when it failed,
+# tallies it, keeps its run records when $RECORDS is set (records_keep),
+# and removes $T.
+in_scratch() {
+	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
+	(cd "$T" && "$1")
+	is_rc=$?
+	[ "$is_rc" -eq 0 ] || [ -z "${2:-}" ] || "$2"
+	tally "$1" "$is_rc"
+	[ -z "${RECORDS:-}" ] || records_keep "$1" "$T"
+	rm -rf "$T"
+}
+
 # --- JSON outputs against docs/schema (rules: docs/schema/README.md) -------
 #
 # The validator is tests/validate-json.py (python3-jsonschema). A suite

@@ -14,26 +14,12 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
+. "$HERE/../lib.sh" # expect..., suite_paths, tally, schema_check
+suite_paths
 
 passed=0
 failed=0
 failures=
-
-. "$HERE/../lib.sh"
-
-run_test() {
-	if "$1"; then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		say "  FAIL  $1"
-	fi
-}
 
 T=$(mktemp -d /tmp/polc-install.XXXXXX) || exit 2
 trap 'rm -rf "$T"' EXIT
@@ -254,7 +240,8 @@ for t in ${INSTALL_ONLY:-t_install_puts_the_file_list \
 	t_installed_polexec_runs_and_records \
 	t_man_pages_render_and_cover_usage t_completion_offers_usage \
 	t_uninstall_removes_exactly_that t_other_prefix}; do
-	run_test "$t"
+	"$t"
+	tally "$t" $?
 done
 [ -n "$failures" ] && say "failed:$failures"
 say "install: $passed passed, $failed failed"

@@ -28,24 +28,11 @@ WHO_RUNS="uid $(id -u)"
 
 # --- helpers ---------------------------------------------------------------
 
-# say, expect, expect_match, expect_nomatch, expect_absent: tests/lib.sh,
-# beside this script's folder (copied there for the uid 65534 pass too).
+# say, expect, expect_match, expect_nomatch, expect_absent, in_scratch (each
+# test in a subshell with a fresh scratch dir $T, its run records kept for
+# records_check): tests/lib.sh, beside this script's folder (copied there
+# for the uid 65534 pass too).
 . "$HERE/../lib.sh"
-
-# Runs one test function in a subshell with a fresh scratch dir $T.
-run_test() {
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	if (cd "$T" && "$1"); then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		say "  FAIL  $1"
-	fi
-	records_keep "$1" "$T" # validated by records_check, in run_all
-	rm -rf "$T"
-}
 
 # polexec with the output and status captured: OUT, ERR, RC.
 box() {
@@ -1966,7 +1953,7 @@ t_doctor_reports_tiers
 run_all() {
 	say "--- leak suite as $WHO_RUNS"
 	for t in ${LEAK_ONLY:-$TESTS}; do
-		run_test "$t"
+		in_scratch "$t"
 	done
 	records_check leak "${LEAK_ONLY:-}"
 	rm -rf "$SCRATCH"

@@ -64,23 +64,14 @@ LO_NO=39202
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
-# Runs one test function in a subshell with a fresh scratch dir $T.
-run_test() {
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	if (cd "$T" && "$1"); then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		if [ -s "$T/stderr" ]; then
-			say "    the last box's stderr:"
-			head -n 20 "$T/stderr" | sed 's/^/      /'
-		fi
-		say "  FAIL  $1"
+# A failed test shows the last box's stderr (in_scratch runs each test in a
+# subshell with a fresh scratch dir $T, its run records kept for
+# records_check).
+box_stderr() {
+	if [ -s "$T/stderr" ]; then
+		say "    the last box's stderr:"
+		head -n 20 "$T/stderr" | sed 's/^/      /'
 	fi
-	records_keep "$1" "$T" # validated by records_check, in run_all
-	rm -rf "$T"
 }
 
 # boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
@@ -604,7 +595,7 @@ t_unprivileged_needs_tun
 run_all() {
 	say "--- net suite as $WHO_RUNS"
 	for t in ${NET_ONLY:-$TESTS}; do
-		run_test "$t"
+		in_scratch "$t" box_stderr
 	done
 	records_check net "${NET_ONLY:-}"
 	rm -rf "$SCRATCH"

@@ -15,30 +15,14 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
+. "$HERE/../lib.sh" # expect..., suite_paths, in_scratch
+suite_paths
 POLC=$B/polc
 POL=$ROOT/examples/hello.pol
 
 passed=0
 failed=0
 failures=
-
-. "$HERE/../lib.sh"
-
-run_test() {
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	if (cd "$T" && "$1"); then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		say "  FAIL  $1"
-	fi
-	rm -rf "$T"
-}
 
 # polc with its status and stderr captured: RC, ERR.
 polc() {
@@ -64,7 +48,8 @@ reference() {
 # no_temp_files: the folder holds exactly the names given, no leftover
 # temporary file of polc's.
 no_temp_files() {
-	got=$(ls -A "$T" | grep -v '^stdout$\|^stderr$' | sort | tr '\n' ' ')
+	got=$(find "$T" -mindepth 1 -maxdepth 1 ! -name stdout ! -name stderr \
+		-printf '%f\n' | sort | tr '\n' ' ')
 	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
 	expect "files in the folder" "$got" "$want"
 }
@@ -230,7 +215,7 @@ fi
 SCRATCH=$(mktemp -d /tmp/polc-output.XXXXXX) || exit 2
 trap 'rm -rf "$SCRATCH"' EXIT
 for t in ${OUTPUT_ONLY:-$TESTS}; do
-	run_test "$t"
+	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"
 say "output: $passed passed, $failed failed"

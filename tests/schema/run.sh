@@ -16,13 +16,10 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
+. "$HERE/../lib.sh" # expect, suite_paths, schema_check
+suite_paths
 POLC=$B/polc
 POLEXEC=$B/polexec
-
-. "$HERE/../lib.sh"
 
 passed=0
 failed=0
