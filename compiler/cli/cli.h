@@ -6,6 +6,7 @@
  * artifact's sections in human form) and `polc doctor` (doctor.c: the
  * kernel features this machine offers polexec). polc.c parses the command
  * line and runs them, the prover for `check` and `diff`, lang/ for `fmt`.
+ * Every file any of them writes goes through output.c.
  */
 #ifndef POLC_CLI_H
 #define POLC_CLI_H
@@ -41,5 +42,21 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
  * `polexec --doctor ARTIFACT`. 0, or -1 when writing failed.
  */
 int doctor_report(FILE *out);
+
+/* ---- Output files (output.c; the rule: docs/OUTPUT.md) ---------------- */
+
+/*
+ * Write data to path: a regular file (or none) is replaced atomically by
+ * a temporary file in the same folder (fsync, rename); a character device
+ * or FIFO is written in place; a symbolic link, a folder, a block device
+ * or a socket is refused. Returns 0, or -1 with the reason (without the
+ * path) in err; a failure leaves what was there.
+ */
+int output_write(const char *path, const void *data, size_t len, char *err,
+		 size_t errlen);
+
+/* Write all of data to an open fd (standard output for `-o -`). */
+int output_write_fd(int fd, const void *data, size_t len, char *err,
+		    size_t errlen);
 
 #endif

@@ -1,6 +1,7 @@
-# polc's command line: build, dump, doctor, and main() for every command.
+# polc's command line: build, dump, doctor, the output writer, and main()
+# for every command.
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
-             $(B)/compiler/cli/doctor.o
+             $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
 
