@@ -45,9 +45,9 @@ uint32_t prove_fs_handled(const struct ir_policy *p)
 	/*
 	 * Without an fs block there is no Landlock ruleset, so nothing is
 	 * handled. With one, every filesystem right is handled: a right no
-	 * rule grants is denied everywhere.
+	 * rule grants is denied everywhere. The backend's one definition.
 	 */
-	return p->fs.present ? IR_FS_ALL : 0;
+	return landlock_handled_fs(p);
 }
 
 const char *prove_fs_target(const char *fresh, char *buf, size_t len)

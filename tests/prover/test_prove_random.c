@@ -706,19 +706,42 @@ static int brute_net(const struct ir_policy *o, const struct ir_policy *nw)
 
 /* ---- The finite dimensions, by definition ---------------------------- */
 
+/*
+ * What the box may use: each limit in force (the IR has the defaults
+ * written out), wall and cpu each with one grace more (SIGTERM or SIGXCPU
+ * first, SIGKILL one grace later), cpu in whole seconds; grace on its own
+ * bounds nothing.
+ */
+static int t_ceiling(const struct ir_policy *p, unsigned i, uint64_t *v)
+{
+	const struct ir_limits *l = &p->limits;
+	uint64_t g = l->set >> IR_LIM_GRACE & 1 ? l->value[IR_LIM_GRACE] : 0;
+
+	if (!(l->set >> i & 1))
+		return 0;
+	*v = l->value[i];
+	if (i == IR_LIM_WALL)
+		*v += g;
+	if (i == IR_LIM_CPU)
+		*v = (*v + 999) / 1000 + (g + 999) / 1000;
+	return 1;
+}
+
 static int brute_limits(const struct ir_policy *o, const struct ir_policy *nw)
 {
 	for (unsigned i = 0; i < IR_LIM_COUNT; i++) {
-		int sn = nw->limits.present && (nw->limits.set >> i & 1);
-		int so = o->limits.present && (o->limits.set >> i & 1);
-		uint64_t vn = sn ? nw->limits.value[i] : 0;
-		uint64_t vo = so ? o->limits.value[i] : 0;
+		uint64_t vn = 0, vo = 0;
+		int sn = t_ceiling(nw, i, &vn), so = t_ceiling(o, i, &vo);
 
-		if (i == IR_LIM_CORE)
-			sn = so = 1; /* unset: no core dumps */
-		if (so && (!sn || vn > vo))
+		if (i != IR_LIM_GRACE && so && (!sn || vn > vo))
 			return 1;
 	}
+	/* best_effort against require, both capping memory or pids */
+	if (o->limits.mode == IR_LIMITS_REQUIRE &&
+	    nw->limits.mode != IR_LIMITS_REQUIRE)
+		for (unsigned i = IR_LIM_MEMORY; i <= IR_LIM_PIDS; i++)
+			if (o->limits.set >> i & nw->limits.set >> i & 1)
+				return 1;
 	return 0;
 }
 
