@@ -5,7 +5,7 @@
  * It reads two IRs and nothing else, and decides every dimension exactly:
  * syscalls (every x86_64 number and argument vector, the bad-arch action,
  * the presence of the filter), filesystem (every path and right, variables
- * symbolic, `follow` and `optional`), network (mode, every address, port,
+ * symbolic, `follow`), network (mode, every address, port,
  * protocol, name and loopback port), limits, environment and the Landlock
  * requirement. docs/PROVER.md is the contract: the semantics decided, the
  * order of actions, how each dimension is decided, the output formats.
@@ -189,13 +189,6 @@ const char *prove_fs_target(const char *fresh, char *buf, size_t len);
  */
 uint32_t prove_fs_rights(const struct ir_policy *p,
 			 const struct prove_fs_world *w, const char *path);
-
-/*
- * The flags of the rules on the folder `path` names (~ and ${HOME} name
- * one folder): follow if one has it, optional if all have it. -1 when
- * there is none, -2 when out of memory.
- */
-int prove_fs_flags(const struct ir_policy *p, const char *path);
 
 /* Does the policy let the box reach d? 1 yes, 0 no. */
 int prove_net_allows(const struct ir_policy *p,

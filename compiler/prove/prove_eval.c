@@ -148,34 +148,6 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 	return acc;
 }
 
-int prove_fs_flags(const struct ir_policy *p, const char *path)
-{
-	char *q = bind(path, "F"), *l;
-	int flags = -1;
-
-	if (!q)
-		return -2;
-	for (uint32_t i = 0; p->fs.present && i < p->fs.nrules; i++) {
-		uint32_t fl = p->fs.rules[i].flags;
-
-		l = bind(p->fs.rules[i].path, "F");
-		if (!l) {
-			flags = -2;
-			break;
-		}
-		/* Optional only if every rule there is; follow if any is. */
-		if (!strcmp(l, q))
-			flags = flags < 0 ? (int)fl
-					  : (int)((((uint32_t)flags | fl) &
-						   IR_FS_FOLLOW) |
-						  ((uint32_t)flags & fl &
-						   IR_FS_OPTIONAL));
-		free(l);
-	}
-	free(q);
-	return flags;
-}
-
 /* ---- Network --------------------------------------------------------- */
 
 static int in_ranges(const struct ir_port_range *r, uint32_t n, uint16_t port)

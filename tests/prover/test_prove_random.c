@@ -528,19 +528,7 @@ static int brute_fs(const struct ir_policy *o, const struct ir_policy *nw)
 			return 1;
 	for (uint32_t i = 0; nw->fs.present && i < nw->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &nw->fs.rules[i];
-		int of = -1;
 
-		for (uint32_t j = 0; o->fs.present && j < o->fs.nrules; j++) {
-			char a[300], b[300];
-
-			bind_path(o->fs.rules[j].path, a, sizeof(a));
-			bind_path(r->path, b, sizeof(b));
-			if (!strcmp(a, b))
-				of = (int)o->fs.rules[j].flags;
-		}
-		if ((r->flags & IR_FS_OPTIONAL) && of >= 0 &&
-		    !(of & IR_FS_OPTIONAL))
-			return 1;
 		if (!(r->flags & IR_FS_FOLLOW) || !strcmp(r->path, "/"))
 			continue;
 		if (t_rights(nw, "/" FRESH "/target", r->path) &
@@ -818,10 +806,6 @@ static void check_witness(const struct ir_policy *o, const struct ir_policy *nw,
 		char q[300];
 		const char *sym = f->fs.symlink ? f->fs.path : NULL;
 
-		if (!f->fs.rights) { /* optional */
-			assert_non_null(strstr(f->witness, "optional"));
-			break;
-		}
 		if (sym)
 			snprintf(q, sizeof(q), "/" FRESH "/target");
 		else
