@@ -113,6 +113,10 @@ struct prove_result {
 	size_t nnotes;
 	struct prove_finding *notes; /* differences that are not findings */
 	char fresh[64]; /* the fresh first component of fs witnesses */
+	/* How the syscalls were decided, for tests and benchmarks: the
+	 * syscalls whose clause search ran past its budget, and the Z3
+	 * queries asked for them (one per threshold). */
+	size_t z3_syscalls, z3_queries;
 };
 
 struct prove_opts {

@@ -375,6 +375,14 @@ static int run_rank(const struct prog *pr, const struct seccomp_data *d)
 	return rank_ret(res.ret);
 }
 
+static int sys_rank(const struct prog *pr, const struct prove_sys_point *pt)
+{
+	struct seccomp_data d = {.nr = (int)pt->nr, .arch = pt->arch};
+
+	memcpy(d.args, pt->args, sizeof(d.args));
+	return run_rank(pr, &d);
+}
+
 static void add_val(uint64_t *v, size_t *n, uint64_t x)
 {
 	for (size_t i = 0; i < *n; i++)
@@ -832,6 +840,8 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 	struct prog po, pn;
 	uint64_t rng3 = seed | 1;
 	int has[PROVE_DIM_COUNT] = {0}, brute[PROVE_DIM_COUNT];
+	struct prove_sys_point sys_seen[16];
+	size_t nsys = 0;
 	char err[256];
 
 	assert_int_equal(prove_boundary(o, nw, NULL, &r, err, sizeof(err)),
@@ -865,6 +875,8 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 	for (size_t i = 0; i < r.n; i++) {
 		check_witness(o, nw, &po, &pn, &r.f[i], r.fresh);
 		t->witnesses[r.f[i].dim]++;
+		if (r.f[i].kind == PROVE_PT_SYS && nsys < 16)
+			sys_seen[nsys++] = r.f[i].sys;
 	}
 	prove_result_free(&r);
 	/*
@@ -883,6 +895,17 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 				continue;
 			hz = 1;
 			check_witness(o, nw, &po, &pn, &r.f[i], r.fresh);
+			/* NEW's action at the witness: the same most
+			 * permissive one the search found for that syscall. */
+			for (size_t k = 0; k < nsys; k++)
+				if (sys_seen[k].nr == r.f[i].sys.nr &&
+				    sys_seen[k].arch == r.f[i].sys.arch &&
+				    sys_rank(&pn, &sys_seen[k]) !=
+					sys_rank(&pn, &r.f[i].sys))
+					fail_msg("seed %llu: %s: Z3's witness "
+						 "is not the most permissive",
+						 (unsigned long long)seed,
+						 r.f[i].witness);
 		}
 		if (hz != has[PROVE_DIM_SYSCALLS])
 			fail_msg("seed %llu: syscalls: search %d, Z3 %d",
