@@ -41,6 +41,18 @@ struct compiled {
  */
 int backends_compile(const struct ir_policy *p, struct compiled *out, char *err,
 		     size_t errlen);
+
+/*
+ * Everything `polc build` checks after the semantic pass, in its order,
+ * for build and for `polc check` on a source alike (so check refuses what
+ * build refuses, with the same message): the IR's canonical bytes must
+ * read back through the hostile-input reader, then backends_compile().
+ * *ir (the bytes, malloc'd) and *out are filled only on success. Returns
+ * 0; 2 when the policy cannot be compiled or out of memory; 3 for a
+ * compiler bug (the IR does not read back, or validation caught one).
+ */
+int backends_build(const struct ir_policy *p, struct compiled *out,
+		   uint8_t **ir, size_t *irlen, char *err, size_t errlen);
 void backends_free(struct compiled *c);
 const struct compiled_section *backends_find(const struct compiled *c,
 					     uint32_t type);

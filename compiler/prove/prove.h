@@ -158,7 +158,10 @@ int prove_print_diff(const struct prove_result *added,
  * Load one side: a .polbin (recognized by its magic) through its IR
  * section after re-validating that every compiled section is exactly what
  * the backends make of that IR, or a .pol through the semantic pass (its
- * diagnostics land in d). Returns PROVE_OK, PROVE_EINVAL or PROVE_ENOMEM.
+ * diagnostics land in d) and every check `polc build` makes after it, so
+ * what build refuses is refused here with build's message. Returns
+ * PROVE_OK, PROVE_EINVAL, PROVE_ENOMEM or PROVE_EINTERNAL (a compiler bug
+ * caught by translation validation).
  */
 int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
 	       struct ir_policy **out, char *err, size_t errlen);
