@@ -354,6 +354,17 @@ int ir_canonicalize(struct ir_policy *p)
 		}
 		p->net.nentries = out;
 	}
+	/* Port 0 cannot be connected to: loopback `*` is 1-65535. */
+	for (i = 0, n = 0; i < p->net.nloopback; i++) {
+		struct ir_port_range r = p->net.loopback[i];
+
+		if (r.hi == 0 || r.lo > r.hi)
+			continue;
+		if (r.lo == 0)
+			r.lo = 1;
+		p->net.loopback[n++] = r;
+	}
+	p->net.nloopback = n;
 	if (p->net.nloopback) {
 		qsort(p->net.loopback, p->net.nloopback,
 		      sizeof(*p->net.loopback), range_qcmp);
