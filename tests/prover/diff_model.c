@@ -219,6 +219,28 @@ static int parse_attrs(const uint8_t *p, size_t n, struct attrs *at)
 	return 0;
 }
 
+/*
+ * Calls fn on the payload of each attribute of a nested list (NFTA_LIST_ELEM
+ * ...) in [p, p + n). 0, or -1 when one is malformed or fn fails.
+ */
+static int each_elem(const uint8_t *p, size_t n,
+		     int (*fn)(void *ctx, const uint8_t *v, size_t len),
+		     void *ctx)
+{
+	while (n >= 4) {
+		uint16_t l = le16(p);
+		size_t step = (l + 3u) & ~3u;
+
+		if (l < 4 || l > n || fn(ctx, p + 4, l - 4u))
+			return -1;
+		if (step > n)
+			break;
+		p += step;
+		n -= step;
+	}
+	return 0;
+}
+
 static uint32_t be32_at(const struct attrs *at, int t)
 {
 	uint32_t v = 0;
@@ -263,10 +285,21 @@ static struct dm_set *set_named(struct dart *a, const char *name)
 	return NULL;
 }
 
+static int set_field(void *ctx, const uint8_t *v, size_t len)
+{
+	struct dm_set *s = ctx;
+	struct attrs el;
+
+	if (s->nfields == 4 || parse_attrs(v, len, &el))
+		return -1;
+	s->field[s->nfields++] = be32_at(&el, NFTA_SET_FIELD_LEN);
+	return 0;
+}
+
 static int nft_newset(struct dart *a, const struct attrs *at)
 {
 	struct dm_set *s;
-	struct attrs desc, el;
+	struct attrs desc;
 
 	if (a->nsets == DM_MAX_SETS)
 		return -1;
@@ -277,27 +310,40 @@ static int nft_newset(struct dart *a, const struct attrs *at)
 	s->key_len = be32_at(at, NFTA_SET_KEY_LEN);
 	if (s->key_len > 24)
 		return -1;
+	/* the concatenation's fields: NFTA_LIST_ELEM { NFTA_SET_FIELD_LEN } */
 	if (at->v[NFTA_SET_DESC] &&
 	    !parse_attrs(at->v[NFTA_SET_DESC], at->len[NFTA_SET_DESC], &desc) &&
-	    desc.v[NFTA_SET_DESC_CONCAT]) {
-		const uint8_t *p = desc.v[NFTA_SET_DESC_CONCAT];
-		size_t n = desc.len[NFTA_SET_DESC_CONCAT];
+	    desc.v[NFTA_SET_DESC_CONCAT])
+		return each_elem(desc.v[NFTA_SET_DESC_CONCAT],
+				 desc.len[NFTA_SET_DESC_CONCAT], set_field, s);
+	return 0;
+}
 
-		/* a list of NFTA_LIST_ELEM, each { NFTA_SET_FIELD_LEN } */
-		while (n >= 4 && s->nfields < 4) {
-			uint16_t l = le16(p);
+static int set_elem(void *ctx, const uint8_t *v, size_t len)
+{
+	struct dm_set *s = ctx;
+	struct dm_elem *x;
+	struct attrs e;
 
-			if (l < 4 || l > n || parse_attrs(p + 4, l - 4u, &el))
-				return -1;
-			s->field[s->nfields++] =
-			    be32_at(&el, NFTA_SET_FIELD_LEN);
-			l = (uint16_t)((l + 3u) & ~3u);
-			if (l > n)
-				break;
-			p += l;
-			n -= l;
-		}
+	if (parse_attrs(v, len, &e) || s->nelems == DM_MAX_ELEMS)
+		return -1;
+	if (!(s->nelems & (s->nelems - 1))) { /* 0, 1, 2, 4, ... */
+		void *nv = realloc(s->elems, (s->nelems ? 2 * s->nelems : 1) *
+						 sizeof(*s->elems));
+
+		if (!nv)
+			return -1;
+		s->elems = nv;
 	}
+	x = &s->elems[s->nelems++];
+	memset(x, 0, sizeof(*x));
+	if (data_value(&e, NFTA_SET_ELEM_KEY, x->key, 24) != s->key_len)
+		return -1;
+	if (!e.v[NFTA_SET_ELEM_KEY_END])
+		memcpy(x->end, x->key, sizeof(x->end));
+	else if (data_value(&e, NFTA_SET_ELEM_KEY_END, x->end, 24) !=
+		 s->key_len)
+		return -1;
 	return 0;
 }
 
@@ -305,49 +351,13 @@ static int nft_newsetelem(struct dart *a, const struct attrs *at)
 {
 	char name[32];
 	struct dm_set *s;
-	const uint8_t *p;
-	size_t n;
 
 	str_at(at, NFTA_SET_ELEM_LIST_SET, name, sizeof(name));
 	s = set_named(a, name);
 	if (!s || !at->v[NFTA_SET_ELEM_LIST_ELEMENTS])
 		return -1;
-	p = at->v[NFTA_SET_ELEM_LIST_ELEMENTS];
-	n = at->len[NFTA_SET_ELEM_LIST_ELEMENTS];
-	while (n >= 4) {
-		uint16_t l = le16(p);
-		struct attrs e;
-		struct dm_elem *x;
-		void *nv;
-
-		if (l < 4 || l > n || parse_attrs(p + 4, l - 4u, &e))
-			return -1;
-		if (s->nelems == DM_MAX_ELEMS)
-			return -1;
-		if (!(s->nelems & (s->nelems - 1))) { /* 0, 1, 2, 4, ... */
-			nv = realloc(s->elems, (s->nelems ? 2 * s->nelems : 1) *
-						   sizeof(*s->elems));
-			if (!nv)
-				return -1;
-			s->elems = nv;
-		}
-		x = &s->elems[s->nelems++];
-		memset(x, 0, sizeof(*x));
-		if (data_value(&e, NFTA_SET_ELEM_KEY, x->key, 24) != s->key_len)
-			return -1;
-		if (e.v[NFTA_SET_ELEM_KEY_END] &&
-		    data_value(&e, NFTA_SET_ELEM_KEY_END, x->end, 24) !=
-			s->key_len)
-			return -1;
-		if (!e.v[NFTA_SET_ELEM_KEY_END])
-			memcpy(x->end, x->key, sizeof(x->end));
-		l = (uint16_t)((l + 3u) & ~3u);
-		if (l > n)
-			break;
-		p += l;
-		n -= l;
-	}
-	return 0;
+	return each_elem(at->v[NFTA_SET_ELEM_LIST_ELEMENTS],
+			 at->len[NFTA_SET_ELEM_LIST_ELEMENTS], set_elem, s);
 }
 
 /* One expression: its name and the attributes the model evaluates. */
@@ -389,32 +399,26 @@ static int nft_expr(struct dm_expr *x, const uint8_t *p, size_t n)
 	return 0;
 }
 
+static int rule_expr(void *ctx, const uint8_t *v, size_t len)
+{
+	struct dm_rule *r = ctx;
+
+	if (r->nexprs == DM_MAX_EXPRS)
+		return -1;
+	return nft_expr(&r->x[r->nexprs++], v, len);
+}
+
 static int nft_newrule(struct dart *a, const struct attrs *at)
 {
 	struct dm_rule *r;
-	const uint8_t *p;
-	size_t n;
 
 	if (a->nrules == DM_MAX_RULES || !at->v[NFTA_RULE_EXPRESSIONS])
 		return -1;
 	r = &a->rules[a->nrules++];
 	memset(r, 0, sizeof(*r));
 	str_at(at, NFTA_RULE_CHAIN, r->chain, sizeof(r->chain));
-	p = at->v[NFTA_RULE_EXPRESSIONS];
-	n = at->len[NFTA_RULE_EXPRESSIONS];
-	while (n >= 4) {
-		uint16_t l = le16(p);
-
-		if (l < 4 || l > n || r->nexprs == DM_MAX_EXPRS ||
-		    nft_expr(&r->x[r->nexprs++], p + 4, l - 4u))
-			return -1;
-		l = (uint16_t)((l + 3u) & ~3u);
-		if (l > n)
-			break;
-		p += l;
-		n -= l;
-	}
-	return 0;
+	return each_elem(at->v[NFTA_RULE_EXPRESSIONS],
+			 at->len[NFTA_RULE_EXPRESSIONS], rule_expr, r);
 }
 
 static int load_nft(struct dart *a, const struct polbin_section *s, char *err,

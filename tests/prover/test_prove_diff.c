@@ -56,6 +56,8 @@
 #include "prove/prove.h"
 #include "sema/sema.h"
 
+#include "arg_grid.h"
+
 #include <arpa/inet.h>
 #include <linux/audit.h>
 #include <linux/netfilter/nf_tables.h>
@@ -67,7 +69,6 @@
 #include <time.h>
 
 #define TEXT	   8192
-#define MAXV	   24	/* values per argument */
 #define MAXVEC	   3000 /* vectors per syscall, sampled past it */
 #define MAX_ADDRS  48
 #define MAX_PORTS  40
@@ -215,37 +216,6 @@ static int max_of(const struct sysgt *g, uint32_t arch, uint32_t nr)
 	return -1;
 }
 
-static void add_val(uint64_t *v, unsigned *n, uint64_t x)
-{
-	for (unsigned i = 0; i < *n; i++)
-		if (v[i] == x)
-			return;
-	if (*n < MAXV)
-		v[(*n)++] = x;
-}
-
-static void atom_vals(const struct ir_policy *p, const char *name,
-		      uint64_t v[6][MAXV], unsigned n[6])
-{
-	const struct ir_syscall *sc = ir_find_syscall(&p->sys, name);
-
-	for (uint32_t r = 0; sc && r < sc->nrules; r++) {
-		for (uint32_t a = 0; a < sc->rules[r].natoms; a++) {
-			const struct ir_atom *at = &sc->rules[r].atoms[a];
-			uint64_t k = at->value, m = at->mask;
-			unsigned i = at->arg;
-
-			add_val(v[i], &n[i], k);
-			add_val(v[i], &n[i], k + 1);
-			add_val(v[i], &n[i], k - 1);
-			add_val(v[i], &n[i], k | ~m);
-			add_val(v[i], &n[i], k ^ 0x100000000ull);
-			add_val(v[i], &n[i], k | 0xffffffff00000000ull);
-			add_val(v[i], &n[i], (k + 1) | (~m & 0xffffffffull));
-		}
-	}
-}
-
 static int one_point(const struct side *o, const struct side *n,
 		     struct sysgt *g, const struct seccomp_data *d)
 {
@@ -364,19 +334,19 @@ static int gt_syscalls(const struct side *o, const struct side *n,
 	for (int s = 0; s < 2; s++) {
 		for (uint32_t c = 0; c < ps[s]->sys.ncalls; c++) {
 			const char *name = ps[s]->sys.calls[c].name;
-			uint64_t v[6][MAXV];
+			uint64_t v[6][GRID_VALS];
 			unsigned nv[6] = {0}, total = 1;
 
 			if (s == 1 && named(o->ir, name))
 				continue; /* done from OLD's side */
 			for (int i = 0; i < 6; i++)
-				add_val(v[i], &nv[i], 0);
-			atom_vals(o->ir, name, v, nv);
-			atom_vals(n->ir, name, v, nv);
+				grid_add(v[i], &nv[i], 0);
+			grid_atoms(o->ir, name, v, nv);
+			grid_atoms(n->ir, name, v, nv);
 			for (int i = 0; i < 6; i++) {
 				if (nv[i] > 1)
 					for (unsigned b = 0; b < 6; b++)
-						add_val(v[i], &nv[i], base[b]);
+						grid_add(v[i], &nv[i], base[b]);
 				total *= nv[i];
 			}
 			memset(&d, 0, sizeof(d));

@@ -36,6 +36,7 @@
 #include "backend/backend.h"
 #include "prove/prove.h"
 #include "sections.h"
+#include "arg_grid.h"
 
 #include <linux/audit.h>
 #include <stdio.h>
@@ -44,7 +45,6 @@
 
 #define PAIRS	    1000
 #define Z3_PAIRS    200 /* of them, also decided through Z3 */
-#define MAX_VALS    24
 #define MAX_VECTORS 4000
 
 typedef unsigned __int128 u128;
@@ -383,36 +383,6 @@ static int sys_rank(const struct prog *pr, const struct prove_sys_point *pt)
 	return run_rank(pr, &d);
 }
 
-static void add_val(uint64_t *v, size_t *n, uint64_t x)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (v[i] == x)
-			return;
-	if (*n < MAX_VALS)
-		v[(*n)++] = x;
-}
-
-static void atom_vals(const struct ir_policy *p, const char *name,
-		      uint64_t v[3][MAX_VALS], size_t n[3])
-{
-	const struct ir_syscall *sc = ir_find_syscall(&p->sys, name);
-
-	for (uint32_t r = 0; sc && r < sc->nrules; r++) {
-		for (uint32_t a = 0; a < sc->rules[r].natoms; a++) {
-			const struct ir_atom *at = &sc->rules[r].atoms[a];
-			uint64_t k = at->value, m = at->mask;
-			size_t i = at->arg;
-
-			add_val(v[i], &n[i], k);
-			add_val(v[i], &n[i], k + 1);
-			add_val(v[i], &n[i], k - 1);
-			add_val(v[i], &n[i], k | ~m);
-			add_val(v[i], &n[i], (k + 1) | (~m & 0x100000000ull));
-			add_val(v[i], &n[i], k ^ 0x100000000ull);
-		}
-	}
-}
-
 static int brute_sys(const struct ir_policy *o, const struct ir_policy *nw,
 		     const struct prog *po, const struct prog *pn,
 		     uint64_t *rng3)
@@ -431,15 +401,16 @@ static int brute_sys(const struct ir_policy *o, const struct ir_policy *nw,
 	if (run_rank(pn, &d) > run_rank(po, &d))
 		return 1;
 	for (int s = 0; s < 5; s++) {
-		uint64_t v[3][MAX_VALS];
-		size_t n[3] = {0, 0, 0}, total;
+		uint64_t v[6][GRID_VALS];
+		unsigned n[6] = {0};
+		size_t total;
 
 		for (int i = 0; i < 3; i++)
 			for (size_t b = 0; b < sizeof(base) / sizeof(*base);
 			     b++)
-				add_val(v[i], &n[i], base[b]);
-		atom_vals(o, names[s], v, n);
-		atom_vals(nw, names[s], v, n);
+				grid_add(v[i], &n[i], base[b]);
+		grid_atoms(o, names[s], v, n);
+		grid_atoms(nw, names[s], v, n);
 		memset(&d, 0, sizeof(d));
 		d.arch = AUDIT_ARCH_X86_64;
 		d.nr = seccomp_syscall_nr(names[s]);
