@@ -41,6 +41,18 @@ struct compiled {
  */
 int backends_compile(const struct ir_policy *p, struct compiled *out, char *err,
 		     size_t errlen);
+
+/*
+ * Everything `polc build` checks after the semantic pass, in its order,
+ * for build and for `polc check` on a source alike (so check refuses what
+ * build refuses, with the same message): the IR's canonical bytes must
+ * read back through the hostile-input reader, then backends_compile().
+ * *ir (the bytes, malloc'd) and *out are filled only on success. Returns
+ * 0; 2 when the policy cannot be compiled or out of memory; 3 for a
+ * compiler bug (the IR does not read back, or validation caught one).
+ */
+int backends_build(const struct ir_policy *p, struct compiled *out,
+		   uint8_t **ir, size_t *irlen, char *err, size_t errlen);
 void backends_free(struct compiled *c);
 const struct compiled_section *backends_find(const struct compiled *c,
 					     uint32_t type);
@@ -142,17 +154,24 @@ int seccomp_validate_stats(const struct ir_policy *p,
 
 /*
  * The Landlock layer is on when the policy has an fs section, a landlock
- * statement, or `net host` port rules.
+ * statement, or `net host` port rules: the IR's landlock.present, which
+ * ir_canonicalize() sets for all three.
  */
 int landlock_layer_on(const struct ir_policy *p);
 
 /*
- * The requirement the section carries: the landlock statement's, else the
- * default `require`, ABI 1, or ABI 4 when `net host` has port rules (the
- * ABI that has them).
+ * The requirement the section carries, as POLBIN_LL_*: the IR's, where the
+ * landlock statement's or the default (IR_DEFAULT_LL_*: `require`, ABI 1,
+ * or ABI 4 with `net host` port rules) is written out.
  */
 void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 			  uint32_t *mode);
+
+/*
+ * The filesystem rights the ruleset handles (denies unless a rule grants
+ * them): every right this polc knows with an fs section, none without.
+ */
+uint32_t landlock_handled_fs(const struct ir_policy *p);
 
 /*
  * Builds the section into *out (malloc'd). 0 with *out NULL when the layer
@@ -232,9 +251,11 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen);
 
 /*
  * Encodes p->limits into a malloc'd *out of POLBIN_LIMITS_LEN bytes. Every
- * policy gets the section: without a limits block it says only "core 0".
- * Defaults are written out (core 0 unless given, grace
- * POLBIN_LIMITS_GRACE_MS unless given), so polexec decides nothing.
+ * policy gets the section: without a limits block it holds only the
+ * defaults. The IR carries them written out (ir_canonicalize(): core
+ * IR_DEFAULT_CORE, grace IR_DEFAULT_GRACE_MS unless given), and the
+ * section is the IR's limits as they are, so polexec decides nothing and
+ * the prover judges the values polexec applies.
  *
  * The IR is checked again here, as polexec will check the section: known
  * limit bits, the value of an unset limit 0, a set value nonzero (core

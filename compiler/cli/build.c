@@ -117,24 +117,18 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	int rc = 2, oom = 0;
 	size_t i;
 
-	if (!w || ir_serialize(p, &ir.p, &ir.len) != IR_OK)
+	if (!w)
 		goto oom;
-	/* polexec and the prover read this back: never write what our own
-	 * reader would refuse. */
-	{
-		struct ir_policy *back = NULL;
-
-		if (ir_deserialize(ir.p, ir.len, &back, err, sizeof(err)) !=
-		    IR_OK) {
+	rc = backends_build(p, &c, &ir.p, &ir.len, err, sizeof(err));
+	if (rc) {
+		if (rc == 3)
 			fprintf(stderr,
-				"polc: internal error: the IR does not read "
-				"back: %s\npolc: no artifact written; please "
-				"report this bug\n",
+				"polc: internal error: %s\npolc: no artifact "
+				"written; please report this bug\n",
 				err);
-			rc = 3;
-			goto out;
-		}
-		ir_policy_destroy(&back);
+		else
+			fprintf(stderr, "polc: %s\n", err);
+		goto out;
 	}
 	meta_put(&meta, POLBIN_META_NAME, p->name, &oom);
 	if (source_digest(o->input, hex) == 0)
@@ -149,17 +143,6 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	    polbin_writer_add(w, POLBIN_SEC_IR, POLBIN_F_CRITICAL, ir.p,
 			      ir.len))
 		goto oom;
-	rc = backends_compile(p, &c, err, sizeof(err));
-	if (rc) {
-		if (rc == 3)
-			fprintf(stderr,
-				"polc: internal error: %s\npolc: no artifact "
-				"written; please report this bug\n",
-				err);
-		else
-			fprintf(stderr, "polc: %s\n", err);
-		goto out;
-	}
 	rc = 2;
 	for (i = 0; i < c.n; i++)
 		if (polbin_writer_add(w, c.sec[i].type, c.sec[i].flags,

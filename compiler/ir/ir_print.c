@@ -266,6 +266,11 @@ static void print_scaled(FILE *out, uint64_t v, const char *const *units,
 	fprintf(out, "%" PRIu64 "%s", v / scale[i], units[i]);
 }
 
+/*
+ * Every limit in force, the defaults included (the IR has them written
+ * out). Without a limits block they follow as a comment: the text stays a
+ * policy that compiles to the same IR.
+ */
 static void print_limits(const struct ir_policy *p, FILE *out)
 {
 	static const char *const sizes[] = {"", "KiB", "MiB", "GiB", "TiB"};
@@ -273,17 +278,21 @@ static void print_limits(const struct ir_policy *p, FILE *out)
 					      1ull << 30, 1ull << 40};
 	static const char *const times[] = {"ms", "s", "m", "h"};
 	static const uint64_t time_scale[] = {1, 1000, 60000, 3600000};
+	const char *indent = p->limits.present ? "    " : " ";
 	int i;
 
-	fprintf(out, "  limits %s {\n",
-		p->limits.mode == IR_LIMITS_REQUIRE ? "require"
-						    : "best_effort");
+	if (p->limits.present)
+		fprintf(out, "  limits %s {\n",
+			p->limits.mode == IR_LIMITS_REQUIRE ? "require"
+							    : "best_effort");
+	else
+		fputs("  # no limits block; in force:", out);
 	for (i = 0; i < IR_LIM_COUNT; i++) {
 		uint64_t v = p->limits.value[i];
 
 		if (!(p->limits.set & (1u << i)))
 			continue;
-		fprintf(out, "    %s ", ir_limit_name((enum ir_limit)i));
+		fprintf(out, "%s%s ", indent, ir_limit_name((enum ir_limit)i));
 		if (i == IR_LIM_MEMORY || i == IR_LIM_FSIZE || i == IR_LIM_CORE)
 			print_scaled(out, v, sizes, size_scale, 5);
 		else if (i == IR_LIM_CPU || i == IR_LIM_WALL ||
@@ -291,9 +300,10 @@ static void print_limits(const struct ir_policy *p, FILE *out)
 			print_scaled(out, v, times, time_scale, 4);
 		else
 			fprintf(out, "%" PRIu64, v);
-		fputc('\n', out);
+		if (p->limits.present)
+			fputc('\n', out);
 	}
-	fputs("  }\n", out);
+	fputs(p->limits.present ? "  }\n" : "\n", out);
 }
 
 static void print_env(const struct ir_policy *p, FILE *out)
@@ -358,8 +368,7 @@ int ir_print(const struct ir_policy *p, FILE *out)
 		print_net(p, out);
 	if (p->sys.present)
 		print_syscalls(p, out);
-	if (p->limits.present)
-		print_limits(p, out);
+	print_limits(p, out);
 	if (p->env.present)
 		print_env(p, out);
 	fputs("}\n", out);

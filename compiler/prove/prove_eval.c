@@ -45,9 +45,9 @@ uint32_t prove_fs_handled(const struct ir_policy *p)
 	/*
 	 * Without an fs block there is no Landlock ruleset, so nothing is
 	 * handled. With one, every filesystem right is handled: a right no
-	 * rule grants is denied everywhere.
+	 * rule grants is denied everywhere. The backend's one definition.
 	 */
-	return p->fs.present ? IR_FS_ALL : 0;
+	return landlock_handled_fs(p);
 }
 
 const char *prove_fs_target(const char *fresh, char *buf, size_t len)
@@ -146,34 +146,6 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 	free(q);
 	free(s);
 	return acc;
-}
-
-int prove_fs_flags(const struct ir_policy *p, const char *path)
-{
-	char *q = bind(path, "F"), *l;
-	int flags = -1;
-
-	if (!q)
-		return -2;
-	for (uint32_t i = 0; p->fs.present && i < p->fs.nrules; i++) {
-		uint32_t fl = p->fs.rules[i].flags;
-
-		l = bind(p->fs.rules[i].path, "F");
-		if (!l) {
-			flags = -2;
-			break;
-		}
-		/* Optional only if every rule there is; follow if any is. */
-		if (!strcmp(l, q))
-			flags = flags < 0 ? (int)fl
-					  : (int)((((uint32_t)flags | fl) &
-						   IR_FS_FOLLOW) |
-						  ((uint32_t)flags & fl &
-						   IR_FS_OPTIONAL));
-		free(l);
-	}
-	free(q);
-	return flags;
 }
 
 /* ---- Network --------------------------------------------------------- */
