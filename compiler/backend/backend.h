@@ -71,7 +71,8 @@ extern const uint32_t backends_known_sections[];
 int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
 		     size_t *ninsns, char *err, size_t errlen);
 
-/* The x86_64 number of a syscall name, or -1 when x86_64 has none. */
+/* The x86_64 number of an IR syscall name (a name of the syscall table, or
+ * a decimal number: syscall_ir_nr()), or -1 when x86_64 has none. */
 int seccomp_syscall_nr(const char *name);
 
 /* The seccomp return value of an action. Returns 0, or -1 if invalid. */

@@ -27,8 +27,8 @@
  * through while the kernel sees AF_VSOCK.
  */
 #include "backend.h"
+#include "tables/tables.h"
 
-#include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,10 +109,7 @@ static int _fail(struct gen *g, const char *fmt, ...)
 
 int seccomp_syscall_nr(const char *name)
 {
-	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, name);
-
-	/* Negative values are libseccomp's pseudo numbers: not on x86_64. */
-	return nr >= 0 ? nr : -1;
+	return syscall_ir_nr(name);
 }
 
 int seccomp_action_value(const struct ir_action *a, uint32_t *ret)

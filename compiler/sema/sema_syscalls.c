@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The syscalls section: `syscalls [default ACTION] { ACTION NAMES [if COND] }`.
- * Names are checked against libseccomp's x86_64 table, argument names and
- * widths against compiler/tables/syscall_args.c, constants against constants.c.
+ * Names are checked against our x86_64 syscall table (compiler/tables,
+ * generated from the kernel's syscall_64.tbl), a number no table names yet
+ * may stand for one (`allow 470`); argument names and widths come from
+ * compiler/tables/syscall_args.c, constants from constants.c.
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
@@ -10,43 +12,65 @@
 #include "tables/tables.h"
 #include "wordsat.h"
 
-#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NR_SCAN_MAX 1024
+/* x86_64's numbers for x32's old entry points: no x86_64 syscall has them. */
+#define X32_LEGACY_LO 512
+#define X32_LEGACY_HI 547
 
 static const char *const action_names[] = {
     "allow", "log", "trap", "kill", "kill_process", "kill_thread", "errno",
 };
 
-/* Every x86_64 syscall name, for "did you mean". */
-static size_t all_syscall_names(const char **out, char **owned, size_t max)
-{
-	size_t n = 0;
-	int nr;
-
-	for (nr = 0; nr < NR_SCAN_MAX && n < max; nr++) {
-		char *name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-
-		if (name) {
-			owned[n] = name;
-			out[n++] = name;
-		}
-	}
-	return n;
-}
-
 static void unknown_syscall(struct sema *s, const struct ast_word *w)
 {
-	static const char *names[NR_SCAN_MAX];
-	static char *owned[NR_SCAN_MAX];
-	size_t n = all_syscall_names(names, owned, NR_SCAN_MAX), i;
+	static const char *names[SYSCALL_NR_LIMIT];
+	unsigned n = syscall_count(SYSCALL_ARCH_X86_64), i;
 
-	sema_unknown(s, w, "syscall", names, n);
-	for (i = 0; i < n; i++)
-		free(owned[i]);
+	for (i = 0; i < n && i < SYSCALL_NR_LIMIT; i++)
+		names[i] = syscall_at(SYSCALL_ARCH_X86_64, i)->name;
+	sema_unknown(s, w, "syscall", names, i);
+}
+
+/*
+ * The IR name of the syscall word w: a name from the table, or a number.
+ * A number the table names becomes that name, so `allow 462` and `allow
+ * mseal` are the same rule; one it does not stays a number. 0 and fills
+ * out, or -1 with an error.
+ */
+static int syscall_word(struct sema *s, const struct ast_word *w,
+			char out[IR_SYSCALL_NAME])
+{
+	const char *name;
+	int nr;
+
+	if (w->text[0] < '0' || w->text[0] > '9') {
+		if (strlen(w->text) >= IR_SYSCALL_NAME ||
+		    syscall_nr(SYSCALL_ARCH_X86_64, w->text) < 0) {
+			unknown_syscall(s, w);
+			return -1;
+		}
+		strcpy(out, w->text);
+		return 0;
+	}
+	if (!syscall_is_number(w->text)) {
+		diag_error(s->d, w->loc,
+			   "syscall number '%s': write it in decimal, below %d",
+			   w->text, SYSCALL_NR_LIMIT);
+		return -1;
+	}
+	nr = atoi(w->text);
+	if (nr >= X32_LEGACY_LO && nr <= X32_LEGACY_HI) {
+		diag_error(s->d, w->loc,
+			   "syscall number %d is in x32's legacy range "
+			   "%d..%d: no x86_64 syscall has it",
+			   nr, X32_LEGACY_LO, X32_LEGACY_HI);
+		return -1;
+	}
+	name = syscall_name(SYSCALL_ARCH_X86_64, nr);
+	snprintf(out, IR_SYSCALL_NAME, "%s", name ? name : w->text);
+	return 0;
 }
 
 static void unknown_errno(struct sema *s, const struct ast_word *w)
@@ -304,23 +328,20 @@ static void rule_stmt(struct sema *s, const struct ast_stmt *st)
 	}
 	for (i = 1; i < st->nwords; i++) {
 		const struct ast_word *w = &st->words[i];
+		char name[IR_SYSCALL_NAME];
 		int failed = 0;
 
 		if (w->kind != AST_WORD) {
 			diag_error(s->d, w->loc, "expected a syscall name");
 			continue;
 		}
-		if (strlen(w->text) >= IR_SYSCALL_NAME ||
-		    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
-						      w->text) < 0) {
-			unknown_syscall(s, w);
+		if (syscall_word(s, w, name))
 			continue;
-		}
 		for (j = 0; j < natoms && !failed; j++)
-			failed = resolve_atom(s, w->text, &st->cond->atoms[j],
+			failed = resolve_atom(s, name, &st->cond->atoms[j],
 					      &alts[j]);
 		if (!failed)
-			expand(s, w->text, &act, alts, natoms, w->loc);
+			expand(s, name, &act, alts, natoms, w->loc);
 	}
 }
 
