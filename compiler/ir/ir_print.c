@@ -176,6 +176,20 @@ void ir_print_atom(FILE *out, const char *syscall, const struct ir_atom *a)
 	fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op), a->value);
 }
 
+/*
+ * How a syscall is shown: its name; a number (kept by a polc whose table
+ * did not name it) by the name this polc's table gives it, if any.
+ */
+static const char *shown_name(const struct ir_syscall *sc)
+{
+	const char *name = NULL;
+
+	if (syscall_is_number(sc->name))
+		name =
+		    syscall_name(SYSCALL_ARCH_X86_64, syscall_ir_nr(sc->name));
+	return name ? name : sc->name;
+}
+
 static int unconditional(const struct ir_syscall *sc)
 {
 	return sc->nrules == 1 && sc->rules[0].natoms == 0;
@@ -223,7 +237,7 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 					fprintf(out, "    %s",
 						ir_action_str(cur, buf,
 							      sizeof(buf)));
-				fprintf(out, " %s", sc->name);
+				fprintf(out, " %s", shown_name(sc));
 				if (++col == 8) {
 					fputc('\n', out);
 					col = 0;
@@ -243,10 +257,11 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 
 			fprintf(out, "    %s %s",
 				ir_action_str(&r->action, buf, sizeof(buf)),
-				sc->name);
+				shown_name(sc));
 			for (k = 0; k < r->natoms; k++) {
 				fputs(k ? " && " : " if ", out);
-				ir_print_atom(out, sc->name, &r->atoms[k]);
+				ir_print_atom(out, shown_name(sc),
+					      &r->atoms[k]);
 			}
 			fputc('\n', out);
 		}

@@ -85,6 +85,11 @@ static void test_equivalent_policies(void **state)
 	     "} }"},
 	    {"policy \"p\" { syscalls default kill { allow read } }",
 	     "policy \"p\" { syscalls { allow read } }"},
+	    /* A number the syscall table names is that syscall. */
+	    {"policy \"p\" { syscalls { allow 462; allow 41 if "
+	     "family == 1 } }",
+	     "policy \"p\" { syscalls { allow mseal; allow socket if "
+	     "domain == 1 } }"},
 	    /* best_effort is the limits' default mode. */
 	    {"policy \"p\" { limits best_effort { pids 5 } }",
 	     "policy \"p\" { limits { pids 5 } }"},
@@ -107,6 +112,8 @@ static void test_different_policies(void **state)
 	static const char *const pairs[][2] = {
 	    {"policy \"p\" { syscalls { allow read } }",
 	     "policy \"p\" { syscalls { allow write } }"},
+	    {"policy \"p\" { syscalls { allow 470 } }",
+	     "policy \"p\" { syscalls { allow 471 } }"},
 	    {"policy \"p\" { syscalls { allow socket if domain == 1 } }",
 	     "policy \"p\" { syscalls { allow socket if domain != 1 } }"},
 	    {"policy \"p\" { syscalls default errno(EPERM) { allow read } "
