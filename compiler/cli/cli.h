@@ -21,6 +21,7 @@ struct build_opts {
 	const char *emit_bpf; /* NULL: no raw seccomp program */
 	const char *const *search;
 	size_t nsearch;
+	int max_errors; /* errors shown: 0 all, -1 the default */
 };
 
 /* Returns the process exit code: 0, 2 (bad input) or 3 (compiler bug). */

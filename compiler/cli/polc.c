@@ -15,6 +15,7 @@
 #include "support/support.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,12 @@
 
 static const char usage[] =
     "usage: polc build [-I DIR]... [-o OUT.polbin] [--emit-bpf FILE] "
-    "POLICY.pol\n"
+    "[--max-errors N] POLICY.pol\n"
     "       polc dump FILE.polbin\n"
     "       polc fmt [-w] POLICY.pol\n"
-    "       polc check [-I DIR]... [--json] --boundary OLD NEW\n"
-    "       polc diff [-I DIR]... OLD NEW\n"
+    "       polc check [-I DIR]... [--json] [--max-errors N] --boundary OLD "
+    "NEW\n"
+    "       polc diff [-I DIR]... [--max-errors N] OLD NEW\n"
     "       polc --help | --version\n"
     "\n"
     "  build   compile a policy into a verified artifact\n"
@@ -42,10 +44,27 @@ static const char usage[] =
     "          re-checked counterexamples (OLD, NEW: .pol or .polbin)\n"
     "  diff    what NEW adds (+) and removes (-) relative to OLD\n"
     "\n"
+    "--max-errors N shows the first N errors (default 1000; 0: all).\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
     "(colon-separated), then " POLC_STDLIB_DIR ".\n"
     "Exit: 0 ok (check: within), 1 check: exceeds, 2 bad input or\n"
     "undecided, 3 compiler bug caught by validation.\n";
+
+/* --max-errors N: 0 (every error) up to INT_MAX. */
+static int parse_max_errors(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX) {
+		fprintf(stderr, "polc: --max-errors: '%s' is not a count\n", s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
 
 static int cmd_dump(int argc, char **argv)
 {
@@ -165,6 +184,7 @@ static int cmd_build(int argc, char **argv)
 	int i, rc;
 
 	memset(&o, 0, sizeof(o));
+	o.max_errors = -1;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
 			if (n >= MAX_SEARCH - 2) {
@@ -182,6 +202,9 @@ static int cmd_build(int argc, char **argv)
 			o.output = argv[++i];
 		} else if (!strcmp(argv[i], "--emit-bpf") && i + 1 < argc) {
 			o.emit_bpf = argv[++i];
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &o.max_errors))
+				return 2;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "polc: build: unknown option '%s'\n%s",
 				argv[i], usage);
@@ -214,6 +237,7 @@ struct prove_args {
 	size_t nsearch;
 	const char *old, *nw;
 	int json;
+	int max_errors; /* -1: the default */
 };
 
 static int add_dir(struct prove_args *a, const char *dir)
@@ -234,6 +258,7 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 	int npos = 0, i;
 
 	memset(a, 0, sizeof(*a));
+	a->max_errors = -1;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
 			if (add_dir(a, argv[++i]))
@@ -246,6 +271,9 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 			a->old = argv[++i];
 		} else if (check && !strcmp(argv[i], "--json")) {
 			a->json = 1;
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &a->max_errors))
+				return -1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "polc: %s: unknown option '%s'\n%s",
 				argv[0], argv[i], usage);
@@ -288,6 +316,8 @@ static int prove_inputs(struct prove_args *a, struct ir_policy **old,
 		struct diag d;
 
 		diag_init(&d);
+		if (a->max_errors >= 0)
+			d.max_errors = a->max_errors;
 		if (prove_load(&d, paths[i], &so, outs[i], err, sizeof(err))) {
 			diag_print(&d, stderr);
 			if (!d.errors)
