@@ -171,6 +171,15 @@ void ir_print_atom(FILE *out, const char *syscall, const struct ir_atom *a)
 		fputs(name, out);
 	else
 		fprintf(out, "arg%u", a->arg);
+	/* Only the upper half: ARG.hi, as the policy wrote it. */
+	if (a->width == 64 && !(uint32_t)a->mask && !(uint32_t)a->value) {
+		fputs(".hi", out);
+		if (a->mask != 0xffffffff00000000ull)
+			fprintf(out, " & 0x%" PRIx64, a->mask >> 32);
+		fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op),
+			a->value >> 32);
+		return;
+	}
 	if (a->mask != full)
 		fprintf(out, " & 0x%" PRIx64, a->mask);
 	fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op), a->value);

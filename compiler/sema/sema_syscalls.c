@@ -176,6 +176,36 @@ static int fit(struct sema *s, const struct ast_value *v, unsigned width,
 	return -1;
 }
 
+/*
+ * ARG.hi: the upper 32 bits of the register that holds ARG, compared as a
+ * 32-bit unsigned number. The IR states it as a 64-bit atom whose mask and
+ * value lie in the upper half. A value must fit those 32 bits.
+ */
+static int fit_hi(struct sema *s, const struct ast_value *v, uint64_t *x,
+		  const char *arg)
+{
+	if (*x >= 0xffffffff80000000ull)
+		*x &= 0xffffffffull;
+	if (*x > 0xffffffffull) {
+		diag_error(s->d, v->loc,
+			   "value 0x%llx does not fit the 32 bits of %s",
+			   (unsigned long long)*x, arg);
+		return -1;
+	}
+	*x <<= 32;
+	return 0;
+}
+
+/* The value (or mask) of an atom at the width it is compared on. */
+static int atom_value(struct sema *s, const struct ast_value *v, int hi,
+		      unsigned width, uint64_t *x, const char *arg,
+		      const char *sc)
+{
+	if (sema_value(s, v, x))
+		return -1;
+	return hi ? fit_hi(s, v, x, arg) : fit(s, v, width, x, arg, sc);
+}
+
 static const uint8_t cmp_to_op[] = {
     [AST_EQ] = IR_OP_EQ, [AST_NE] = IR_OP_NE, [AST_LT] = IR_OP_LT,
     [AST_LE] = IR_OP_LE, [AST_GT] = IR_OP_GT, [AST_GE] = IR_OP_GE,
@@ -190,11 +220,17 @@ struct alts {
 static int resolve_atom(struct sema *s, const char *sc,
 			const struct ast_atom *a, struct alts *out)
 {
+	const char *text = a->arg.text, *dot = strrchr(text, '.');
+	int hi = dot && !strcmp(dot, ".hi");
+	char base[64];
 	unsigned width;
 	uint64_t mask = ~0ull, val;
-	int idx = syscall_args_index(sc, a->arg.text, &width);
+	int idx;
 	size_t i;
 
+	snprintf(base, sizeof(base), "%.*s",
+		 hi ? (int)(dot - text) : (int)strlen(text), text);
+	idx = syscall_args_index(sc, base, &width);
 	if (idx < 0) {
 		const char *cands[SYSCALL_ARGS_MAX * 4];
 		size_t n = 0;
@@ -203,22 +239,27 @@ static int resolve_atom(struct sema *s, const char *sc,
 		while (n < sizeof(cands) / sizeof(*cands) &&
 		       (c = syscall_args_name(sc, (unsigned)n)))
 			cands[n++] = c;
+		struct ast_word w = a->arg;
+
+		w.text = base;
 		if (n)
-			sema_unknown(s, &a->arg, "argument", cands, n);
+			sema_unknown(s, &w, "argument", cands, n);
 		else
 			diag_error(
 			    s->d, a->arg.loc,
-			    "unknown argument '%s' of %s; use arg0..arg5",
-			    a->arg.text, sc);
+			    "unknown argument '%s' of %s; use arg0..arg5", base,
+			    sc);
 		return -1;
 	}
-	if (a->has_mask && (sema_value(s, &a->mask, &mask) ||
-			    fit(s, &a->mask, width, &mask, a->arg.text, sc)))
+	if (hi) {
+		width = 64;
+		mask = 0xffffffff00000000ull;
+	}
+	if (a->has_mask && atom_value(s, &a->mask, hi, width, &mask, text, sc))
 		return -1;
 	out->n = 0;
 	if (a->cmp != AST_IN) {
-		if (sema_value(s, &a->value, &val) ||
-		    fit(s, &a->value, width, &val, a->arg.text, sc))
+		if (atom_value(s, &a->value, hi, width, &val, text, sc))
 			return -1;
 		out->v[0] = (struct ir_atom){(uint8_t)idx, (uint8_t)width,
 					     cmp_to_op[a->cmp], mask, val};
@@ -233,8 +274,7 @@ static int resolve_atom(struct sema *s, const char *sc,
 	for (i = 0; i < a->nset; i++) {
 		size_t j;
 
-		if (sema_value(s, &a->set[i], &val) ||
-		    fit(s, &a->set[i], width, &val, a->arg.text, sc))
+		if (atom_value(s, &a->set[i], hi, width, &val, text, sc))
 			return -1;
 		for (j = 0; j < out->n; j++) {
 			if (out->v[j].value == val) {
