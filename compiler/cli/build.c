@@ -14,6 +14,7 @@
 #include "sections.h"
 #include "sema/sema.h"
 #include "sha256.h"
+#include "support/support.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,48 +29,6 @@ struct bytes {
 	uint8_t *p;
 	size_t len;
 };
-
-static int write_file(const char *path, const void *data, size_t len)
-{
-	char *tmp = NULL;
-	size_t off = 0;
-	int fd;
-
-	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
-		return -1;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
-	while (off < len) {
-		ssize_t w = write(fd, (const uint8_t *)data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail_fd;
-		off += (size_t)w;
-	}
-	/* No fsync: rename keeps readers from a half-written file, and a
-	 * build is cheap to redo after a crash. */
-	if (fchmod(fd, 0644) || close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	if (rename(tmp, path))
-		goto fail;
-	free(tmp);
-	return 0;
-fail_fd:
-	close(fd);
-fail : {
-	int e = errno;
-
-	unlink(tmp);
-	free(tmp);
-	errno = e;
-}
-	return -1;
-}
 
 static void meta_put(struct bytes *b, uint16_t key, const char *val, int *oom)
 {
@@ -201,7 +160,7 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 					"syscalls section\n");
 			goto out;
 		}
-		if (write_file(o->emit_bpf, s->data, s->len)) {
+		if (writefile_atomic(o->emit_bpf, s->data, s->len)) {
 			fprintf(stderr, "polc: --emit-bpf %s: %s\n",
 				o->emit_bpf, strerror(errno));
 			goto out;
@@ -209,7 +168,7 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	}
 	if (polbin_writer_finish(w, &file, &flen))
 		goto oom;
-	if (write_file(out_path, file, flen)) {
+	if (writefile_atomic(out_path, file, flen)) {
 		fprintf(stderr, "polc: write %s: %s\n", out_path,
 			strerror(errno));
 		goto out;
