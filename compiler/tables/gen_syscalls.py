@@ -14,6 +14,11 @@ The kernel's own tables are the source, nothing else:
            ABIs "common" and "64" plus the ones arm64 opts into in
            arch/arm64/kernel/Makefile.syscalls (syscall_abis_64 += ...)
 
+Every other table of the tree (i386, x32, arm, mips, powerpc, s390, ...,
+and every ABI of scripts/syscall.tbl) only contributes names: the names
+that are syscalls somewhere but not on x86_64, with where, so that an
+importer can tell "chown32: i386's" from a typo.
+
 A row is "NR ABI NAME [ENTRY [COMPAT]]". A row without an entry point is
 a number the kernel reserves for a name it does not implement (uselib,
 create_module, ...): it is kept, since the name is the kernel's and a
@@ -79,6 +84,55 @@ def parse_tbl(text, abis, where):
     return rows
 
 
+# Tables that only contribute names elsewhere: (file, label, ABI filter);
+# a label None takes the row's ABI as the label (scripts/syscall.tbl).
+OTHER_TABLES = [
+    ("arch/x86/entry/syscalls/syscall_32.tbl", "i386", None),
+    ("arch/x86/entry/syscalls/syscall_64.tbl", "x32", {"x32"}),
+    ("arch/alpha/kernel/syscalls/syscall.tbl", "alpha", None),
+    ("arch/arm/tools/syscall.tbl", "arm", None),
+    ("arch/m68k/kernel/syscalls/syscall.tbl", "m68k", None),
+    ("arch/microblaze/kernel/syscalls/syscall.tbl", "microblaze", None),
+    ("arch/mips/kernel/syscalls/syscall_n32.tbl", "mips", None),
+    ("arch/mips/kernel/syscalls/syscall_n64.tbl", "mips", None),
+    ("arch/mips/kernel/syscalls/syscall_o32.tbl", "mips", None),
+    ("arch/parisc/kernel/syscalls/syscall.tbl", "parisc", None),
+    ("arch/powerpc/kernel/syscalls/syscall.tbl", "powerpc", None),
+    ("arch/s390/kernel/syscalls/syscall.tbl", "s390", None),
+    ("arch/sh/kernel/syscalls/syscall.tbl", "sh", None),
+    ("arch/sparc/kernel/syscalls/syscall.tbl", "sparc", None),
+    ("arch/xtensa/kernel/syscalls/syscall.tbl", "xtensa", None),
+    ("scripts/syscall.tbl", None, None),
+]
+GENERIC_ABI_LABELS = {"arc", "csky", "nios2", "or1k", "riscv"}
+
+
+def other_names(tree, x86_names):
+    """{name: sorted labels} for names some other table has."""
+    where = {}
+    for rel, label, abis in OTHER_TABLES:
+        text = read(tree, rel)
+        for lineno, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            f = line.split()
+            if len(f) < 3 or not f[0].isdigit():
+                die("%s:%d: not a table row: %r" % (rel, lineno, line))
+            abi, name = f[1], f[2]
+            if abis is not None and abi not in abis:
+                continue
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or len(name) > 39:
+                die("%s:%d: unexpected name %r" % (rel, lineno, name))
+            if name in x86_names:
+                continue
+            tag = label
+            if tag is None:
+                tag = abi if abi in GENERIC_ABI_LABELS else "generic"
+            where.setdefault(name, set()).add(tag)
+    return {n: sorted(t) for n, t in where.items()}
+
+
 def arm64_abis(tree):
     mk = read(tree, "arch/arm64/kernel/Makefile.syscalls")
     abis = {"common", "64"}
@@ -87,7 +141,7 @@ def arm64_abis(tree):
     return abis
 
 
-def emit(out, version, arches):
+def emit(out, version, arches, others):
     w = out.write
     w("// SPDX-License-Identifier: MIT\n")
     w("/*\n")
@@ -118,7 +172,16 @@ def emit(out, version, arches):
           % (ident.upper(), ident, src, ident, ident))
         w("\t\t\t\t sizeof(%s_by_nr) / sizeof(%s_by_nr[0])},\n"
           % (ident, ident))
-    w("};\n/* clang-format on */\n\n")
+    w("};\n\n")
+    w("/* Names that are syscalls on other arches only, and where. */\n")
+    w("const struct syscall_elsewhere syscall_elsewhere_names[] = {\n")
+    for name in sorted(others):
+        w('\t{"%s", "%s"},\n' % (name, " ".join(others[name])))
+    w("};\n")
+    w("const unsigned syscall_elsewhere_count =\n")
+    w("    sizeof(syscall_elsewhere_names) / "
+      "sizeof(syscall_elsewhere_names[0]);\n")
+    w("/* clang-format on */\n\n")
     w('const char syscall_tables_kernel[] = "%s";\n' % version)
 
 
@@ -132,7 +195,9 @@ def main():
         ("x86_64", x86, parse_tbl(read(tree, x86), {"common", "64"}, x86)),
         ("aarch64", gen, parse_tbl(read(tree, gen), arm64_abis(tree), gen)),
     ]
-    emit(sys.stdout, kernel_version(tree), arches)
+    x86_names = {name for name, _ in arches[0][2].values()}
+    emit(sys.stdout, kernel_version(tree), arches,
+         other_names(tree, x86_names))
 
 
 if __name__ == "__main__":

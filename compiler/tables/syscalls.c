@@ -99,6 +99,24 @@ const char *syscall_table_kernel(void)
 	return syscall_tables_kernel;
 }
 
+const char *syscall_elsewhere(const char *name)
+{
+	unsigned lo = 0, hi = syscall_elsewhere_count;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, syscall_elsewhere_names[mid].name);
+
+		if (!c)
+			return syscall_elsewhere_names[mid].where;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 int syscall_is_number(const char *s)
 {
 	size_t n = strlen(s);

@@ -136,6 +136,13 @@ const char *syscall_table_source(enum syscall_arch a);
 const char *syscall_table_kernel(void);
 
 /*
+ * Where a name that is no x86_64 syscall is one: "i386 arm", "powerpc",
+ * ... (the kernel's other tables), or NULL when no table of the kernel
+ * has it (a typo, or a name newer than the tables).
+ */
+const char *syscall_elsewhere(const char *name);
+
+/*
  * The x86_64 number an IR syscall name stands for: a name from the table,
  * or the decimal spelling of a number below SYSCALL_NR_LIMIT (how the IR
  * keeps a number no table names, e.g. "470"); -1 for anything else. The

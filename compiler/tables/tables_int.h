@@ -16,7 +16,14 @@ struct syscall_table {
 	unsigned n;
 };
 
+struct syscall_elsewhere {
+	const char *name;
+	const char *where; /* "i386 arm", ... */
+};
+
 extern const struct syscall_table syscall_tables[SYSCALL_ARCH_COUNT];
+extern const struct syscall_elsewhere syscall_elsewhere_names[];
+extern const unsigned syscall_elsewhere_count;
 extern const char syscall_tables_kernel[];
 
 #endif /* POLC_TABLES_INT_H */

@@ -449,6 +449,20 @@ static void test_syscall_args_rows_exist(void **state)
 	}
 }
 
+/* Names of other arches are told apart from names no kernel has. */
+static void test_syscall_elsewhere(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(syscall_elsewhere("chown32"), "i386"));
+	assert_non_null(strstr(syscall_elsewhere("socketcall"), "i386"));
+	assert_non_null(strstr(syscall_elsewhere("umount"), "arm"));
+	assert_string_equal(syscall_elsewhere("riscv_hwprobe"), "riscv");
+	assert_non_null(syscall_elsewhere("s390_runtime_instr"));
+	assert_null(syscall_elsewhere("read")); /* x86_64's own */
+	assert_null(syscall_elsewhere("opnat"));
+	assert_null(syscall_elsewhere(""));
+}
+
 static void test_syscall_ir_numbers(void **state)
 {
 	(void)state;
@@ -482,6 +496,7 @@ int main(void)
 	    cmocka_unit_test(test_syscall_numbers_known),
 	    cmocka_unit_test(test_syscall_numbers_vs_libseccomp),
 	    cmocka_unit_test(test_syscall_args_rows_exist),
+	    cmocka_unit_test(test_syscall_elsewhere),
 	    cmocka_unit_test(test_syscall_ir_numbers),
 	};
 
