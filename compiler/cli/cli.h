@@ -2,9 +2,11 @@
 /*
  * The commands of polc that are not a stage of their own: `polc build`
  * (build.c: policy source to a verified .polbin, through the semantic
- * pass, the backends and the artifact writer) and `polc dump` (dump.c: an
- * artifact's sections in human form). polc.c parses the command line and
- * runs them, the prover for `check` and `diff`, lang/ for `fmt`.
+ * pass, the backends and the artifact writer), `polc dump` (dump.c: an
+ * artifact's sections in human form), and `polc import oci` / `polc
+ * export oci` (oci_import.c, oci_export.c: OCI seccomp profiles, read and
+ * written as runc reads them; docs/OCI.md). polc.c parses the command line
+ * and runs them, the prover for `check` and `diff`, lang/ for `fmt`.
  */
 #ifndef POLC_CLI_H
 #define POLC_CLI_H
@@ -32,5 +34,35 @@ int build_policy(const struct build_opts *o);
 /* 0, or -1 with the reason in err (the artifact is refused). */
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen);
+
+/* ---- polc import oci (oci_import.c) -------------------------------- */
+
+struct oci_import_opts {
+	const char *input;	 /* the profile, JSON */
+	const char *output;	 /* NULL: stdout */
+	const char *arch;	 /* NULL or "x86_64" */
+	const char *const *caps; /* added to Docker's default capabilities */
+	size_t ncaps;
+	const char *kernel; /* "MAJOR.MINOR" that minKernel is decided on */
+	int kernel_view;    /* --int-args kernel: ints as the kernel reads */
+	const char *name;   /* the policy's name; NULL: the file's */
+	int max_errors;	    /* -1: the default */
+};
+
+/* Returns the process exit code: 0, 2 (bad input) or 3 (polc bug). */
+int import_oci(const struct oci_import_opts *o);
+
+/* ---- polc export oci (oci_export.c) -------------------------------- */
+
+struct oci_export_opts {
+	const char *input;  /* a .pol, or a .polbin (re-validated) */
+	const char *output; /* NULL: stdout */
+	const char *const *search;
+	size_t nsearch;
+	int max_errors; /* -1: the default */
+};
+
+/* Returns the process exit code: 0 or 2. */
+int export_oci(const struct oci_export_opts *o);
 
 #endif

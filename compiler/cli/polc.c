@@ -13,6 +13,7 @@
 #include "polbin.h"
 #include "prove/prove.h"
 #include "support/support.h"
+#include "tables/tables.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -35,6 +36,11 @@ static const char usage[] =
     "       polc check [-I DIR]... [--json] [--max-errors N] --boundary OLD "
     "NEW\n"
     "       polc diff [-I DIR]... [--max-errors N] OLD NEW\n"
+    "       polc import oci [-o OUT.pol] [--cap CAP]... [--kernel X.Y]\n"
+    "                       [--int-args exact|kernel] [--name NAME]\n"
+    "                       [--max-errors N] PROFILE.json\n"
+    "       polc export oci [-I DIR]... [-o OUT.json] [--max-errors N] "
+    "POLICY\n"
     "       polc --help | --version\n"
     "\n"
     "  build   compile a policy into a verified artifact\n"
@@ -43,6 +49,10 @@ static const char usage[] =
     "  check   prove that NEW allows nothing OLD does not, or print\n"
     "          re-checked counterexamples (OLD, NEW: .pol or .polbin)\n"
     "  diff    what NEW adds (+) and removes (-) relative to OLD\n"
+    "  import  an OCI/Docker seccomp profile as a policy, meaning what\n"
+    "          runc makes of it, for x86_64 (docs/OCI.md)\n"
+    "  export  the syscalls layer of POLICY (.pol or .polbin) as an OCI\n"
+    "          profile that runc decides as polc's program does\n"
     "\n"
     "--max-errors N shows the first N errors (default 1000; 0: all).\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
@@ -400,6 +410,127 @@ static int cmd_diff(int argc, char **argv)
 	return rc ? 2 : 0;
 }
 
+#define MAX_CAPS 64
+
+static int cmd_import(int argc, char **argv)
+{
+	const char *caps[MAX_CAPS];
+	struct oci_import_opts o;
+	char kernel[16];
+	unsigned maj = 0, min = 0;
+	int i;
+
+	memset(&o, 0, sizeof(o));
+	o.max_errors = -1;
+	o.caps = caps;
+	if (argc < 2 || strcmp(argv[1], "oci")) {
+		fprintf(stderr, "polc: import: the one format is 'oci'\n%s",
+			usage);
+		return 2;
+	}
+	sscanf(syscall_table_kernel(), "%u.%u", &maj, &min);
+	snprintf(kernel, sizeof(kernel), "%u.%u", maj, min);
+	o.kernel = kernel;
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			o.output = argv[++i];
+		} else if (!strcmp(argv[i], "--cap") && i + 1 < argc) {
+			if (o.ncaps == MAX_CAPS) {
+				fputs("polc: import: too many --cap\n", stderr);
+				return 2;
+			}
+			caps[o.ncaps++] = argv[++i];
+		} else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+			o.kernel = argv[++i];
+		} else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
+			o.arch = argv[++i];
+		} else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+			o.name = argv[++i];
+		} else if (!strcmp(argv[i], "--int-args") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "kernel"))
+				o.kernel_view = 1;
+			else if (strcmp(argv[i], "exact")) {
+				fprintf(stderr,
+					"polc: import: --int-args exact or "
+					"kernel, not '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &o.max_errors))
+				return 2;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "polc: import: unknown option '%s'\n%s",
+				argv[i], usage);
+			return 2;
+		} else if (o.input) {
+			fputs("polc: import: one profile at a time\n", stderr);
+			return 2;
+		} else {
+			o.input = argv[i];
+		}
+	}
+	if (!o.input) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return import_oci(&o);
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	const char *search[MAX_SEARCH];
+	struct oci_export_opts o;
+	char *env_copy = NULL;
+	size_t n = 0;
+	int i, rc;
+
+	memset(&o, 0, sizeof(o));
+	o.max_errors = -1;
+	if (argc < 2 || strcmp(argv[1], "oci")) {
+		fprintf(stderr, "polc: export: the one format is 'oci'\n%s",
+			usage);
+		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
+			if (n >= MAX_SEARCH - 2) {
+				fputs("polc: too many -I folders\n", stderr);
+				return 2;
+			}
+			search[n++] = argv[++i];
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			o.output = argv[++i];
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &o.max_errors))
+				return 2;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "polc: export: unknown option '%s'\n%s",
+				argv[i], usage);
+			return 2;
+		} else if (o.input) {
+			fputs("polc: export: one policy at a time\n", stderr);
+			return 2;
+		} else {
+			o.input = argv[i];
+		}
+	}
+	if (!o.input) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (add_search(search, &n, &env_copy)) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	o.search = search;
+	o.nsearch = n;
+	rc = export_oci(&o);
+	free(env_copy);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -424,6 +555,10 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "diff"))
 		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return cmd_export(argc - 1, argv + 1);
 	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);
 	return 2;
 }
