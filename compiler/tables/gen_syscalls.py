@@ -15,7 +15,8 @@ The kernel's own tables are the source, nothing else:
            arch/arm64/kernel/Makefile.syscalls (syscall_abis_64 += ...)
 
 Every other table of the tree (i386, x32, arm, mips, powerpc, s390, ...,
-and every ABI of scripts/syscall.tbl) only contributes names: the names
+every ABI of scripts/syscall.tbl, and arm's private __ARM_NR_* calls in
+its uapi unistd.h) only contributes names: the names
 that are syscalls somewhere but not on x86_64, with where, so that an
 importer can tell "chown32: i386's" from a typo.
 
@@ -105,6 +106,8 @@ OTHER_TABLES = [
     ("scripts/syscall.tbl", None, None),
 ]
 GENERIC_ABI_LABELS = {"arc", "csky", "nios2", "or1k", "riscv"}
+# arm's private syscalls are no table's rows: __ARM_NR_* in this header.
+ARM_PRIVATE = "arch/arm/include/uapi/asm/unistd.h"
 
 
 def other_names(tree, x86_names):
@@ -130,6 +133,10 @@ def other_names(tree, x86_names):
             if tag is None:
                 tag = abi if abi in GENERIC_ABI_LABELS else "generic"
             where.setdefault(name, set()).add(tag)
+    for m in re.finditer(r"^#define\s+__ARM_NR_([a-z_][a-z0-9_]*)\s+\(__ARM_NR_BASE",
+                         read(tree, ARM_PRIVATE), re.M):
+        if m.group(1) not in x86_names:
+            where.setdefault(m.group(1), set()).add("arm")
     return {n: sorted(t) for n, t in where.items()}
 
 
