@@ -293,17 +293,17 @@ static int _uint(struct imp *m, json_t *obj, const char *key, const char *where,
 		 uint64_t max, uint64_t *out)
 {
 	json_t *v = _get(obj, key);
+	uint64_t x;
 
 	if (!v)
 		return -1;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    (uint64_t)json_integer_value(v) > max) {
+	if (oci_json_u64(v, &x) || x > max) {
 		_err(m, "%s.%s: %s, not an integer 0..%llu", where, key,
 		     json_is_integer(v) ? "out of range" : _kind(v),
 		     (unsigned long long)max);
 		return -1;
 	}
-	*out = (uint64_t)json_integer_value(v);
+	*out = x;
 	return 0;
 }
 
@@ -829,10 +829,10 @@ static int _parse_args(struct imp *m, int ei, json_t *args, struct cond *cv,
 			bad = 1;
 		}
 		if (_get(a, "value") &&
-		    _uint(m, a, "value", where, INT64_MAX, &c.v))
+		    _uint(m, a, "value", where, UINT64_MAX, &c.v))
 			bad = 1;
 		if (_get(a, "valueTwo") &&
-		    _uint(m, a, "valueTwo", where, INT64_MAX, &c.v2))
+		    _uint(m, a, "valueTwo", where, UINT64_MAX, &c.v2))
 			bad = 1;
 		op = _string(m, a, "op", where);
 		if (!op) {
@@ -1098,7 +1098,9 @@ static void _resolve(struct imp *m, struct call *c)
 				    ir_action_str(&r->act, a1, sizeof(a1)),
 				    c->name, first->entry,
 				    ir_action_str(&first->act, a2, sizeof(a2)));
-			r->drop = UNCOND;
+			r->drop = ir_action_cmp(&r->act, &first->act)
+				      ? UNCOND
+				      : SAME_UNCOND;
 			r->other = first->entry;
 			continue;
 		}
@@ -1735,7 +1737,7 @@ int import_oci(const struct oci_import_opts *o)
 	m.at = (struct loc){src, 0, 0};
 	if (_caps(&m))
 		goto out;
-	root = json_loadb(src->text, src->len, JSON_REJECT_DUPLICATES, &je);
+	root = oci_json_loadb(src->text, src->len, &je);
 	if (!root) {
 		_json_error(&m, src, &je);
 		goto out;
