@@ -52,6 +52,18 @@ struct oci_import_opts {
 /* Returns the process exit code: 0, 2 (bad input) or 3 (polc bug). */
 int import_oci(const struct oci_import_opts *o);
 
+/*
+ * The import of one profile already in memory (src, of d): the policy
+ * text into *out (malloc'd) and 0, or 2 (problems in d) or 3 (a polc bug:
+ * the policy does not compile; its diagnostics to report, NULL: none).
+ * o->input, o->output and o->max_errors are not read. For polc import
+ * and the fuzzer.
+ */
+struct diag;
+struct src_file;
+int import_oci_text(const struct oci_import_opts *o, const struct src_file *src,
+		    struct diag *d, char **out, size_t *outlen, FILE *report);
+
 /* ---- polc export oci (oci_export.c) -------------------------------- */
 
 struct oci_export_opts {

@@ -99,9 +99,9 @@ struct entry {
 	int hole;	/* holds only with a dirty upper half */
 };
 
-/* Output lines: a comment, a statement, or a blank (dropped where fmt
- * would drop it). */
-enum line_kind { L_COMMENT, L_STMT, L_BLANK };
+/* Output lines: a comment, a statement, a blank (dropped where fmt would
+ * drop it: not before a closing brace, which fmt sets apart). */
+enum line_kind { L_COMMENT, L_STMT, L_BLANK, L_CLOSE };
 struct line {
 	enum line_kind kind;
 	char *text;
@@ -1375,8 +1375,8 @@ static void _header(struct imp *m)
 		     "Linux %u.%u. Every entry of the profile is here, as "
 		     "runc reads it (docs/OCI.md)%s. polc adds its egress "
 		     "companions (docs/LANGUAGE.md).",
-		     POLC_VERSION, m->o->input, caps ? caps : "(none)", m->kmaj,
-		     m->kmin,
+		     POLC_VERSION, m->at.file->path, caps ? caps : "(none)",
+		     m->kmaj, m->kmin,
 		     m->o->kernel_view
 			 ? "; int arguments are compared as the kernel reads "
 			   "them (--int-args kernel), not on 64 bits"
@@ -1570,14 +1570,14 @@ static void _top(struct imp *m, json_t *root)
  * of letters, digits, '_', '-' and '.'. */
 static char *_policy_name(struct imp *m)
 {
-	const char *base = strrchr(m->o->input, '/');
+	const char *in = m->at.file->path, *base = strrchr(in, '/');
 	char *n;
 	size_t k;
 
 	if (m->o->name)
 		base = m->o->name;
 	else
-		base = base ? base + 1 : m->o->input;
+		base = base ? base + 1 : in;
 	n = strdup(*base ? base : "imported");
 	if (!n) {
 		m->oom = 1;
@@ -1621,8 +1621,8 @@ static void _policy(struct imp *m)
 	_line(m, L_STMT, "    badarch %s", bad);
 	for (size_t i = 0; i < m->ne; i++)
 		_emit_entry(m, (int)i);
-	_line(m, L_STMT, "  }");
-	_line(m, L_STMT, "}");
+	_line(m, L_CLOSE, "  }");
+	_line(m, L_CLOSE, "}");
 }
 
 static void _free(struct imp *m)
@@ -1682,8 +1682,9 @@ static int _caps(struct imp *m)
 	return bad ? -1 : 0;
 }
 
-/* The policy text, then compiled once, as a check of the import itself. */
-static int _self_check(const char *text, size_t len)
+/* The policy text, then compiled once, as a check of the import itself:
+ * its diagnostics to report (NULL: none). */
+static int _self_check(const char *text, size_t len, FILE *report)
 {
 	struct ir_policy *p = NULL;
 	struct diag d;
@@ -1691,49 +1692,44 @@ static int _self_check(const char *text, size_t len)
 
 	diag_init(&d);
 	rc = sema_compile_text(&d, "imported.pol", text, len, NULL, &p);
-	if (rc || d.errors) {
+	if ((rc || d.errors) && report) {
 		fputs("polc: internal error: the imported policy does not "
 		      "compile:\n",
-		      stderr);
-		diag_print(&d, stderr);
-		rc = -1;
+		      report);
+		diag_print(&d, report);
 	}
+	rc = rc || d.errors;
 	ir_policy_destroy(&p);
 	diag_fini(&d);
 	return rc ? -1 : 0;
 }
 
-int import_oci(const struct oci_import_opts *o)
+int import_oci_text(const struct oci_import_opts *o, const struct src_file *src,
+		    struct diag *d, char **out, size_t *outlen, FILE *report)
 {
-	struct imp m = {.o = o};
-	const struct src_file *src;
+	struct imp m = {.o = o, .d = d};
 	struct loc none = {0};
 	json_error_t je;
 	json_t *root = NULL;
-	struct diag d;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int rc = 2;
 
-	diag_init(&d);
-	if (o->max_errors >= 0)
-		d.max_errors = o->max_errors;
-	m.d = &d;
+	*out = NULL;
+	*outlen = 0;
 	if (o->arch && strcmp(o->arch, "x86_64")) {
-		diag_error(&d, none,
+		diag_error(d, none,
 			   "--arch %s: polc compiles for x86_64 only for now "
 			   "(aarch64 is named in its tables, not yet built)",
 			   o->arch);
 		goto out;
 	}
-	if (_kernel(o->kernel, &m.kmaj, &m.kmin)) {
-		diag_error(&d, none, "--kernel %s: not MAJOR.MINOR", o->kernel);
+	if (!o->kernel || _kernel(o->kernel, &m.kmaj, &m.kmin)) {
+		diag_error(d, none, "--kernel %s: not MAJOR.MINOR",
+			   o->kernel ? o->kernel : "");
 		goto out;
 	}
-	src = diag_load_file(&d, o->input, none);
-	if (!src)
-		goto out;
 	m.at = (struct loc){src, 0, 0};
 	if (_caps(&m))
 		goto out;
@@ -1743,19 +1739,19 @@ int import_oci(const struct oci_import_opts *o)
 		goto out;
 	}
 	_top(&m, root);
-	if (m.oom) {
-		fputs("polc: out of memory\n", stderr);
+	if (m.oom || d->oom) {
+		diag_error(d, none, "out of memory");
 		goto out;
 	}
-	if (d.errors)
+	if (d->errors)
 		goto out;
 	_policy(&m);
 	mem = open_memstream(&text, &len);
 	if (!mem || m.oom || _write(&m, mem) || fclose(mem)) {
-		fputs("polc: out of memory\n", stderr);
+		diag_error(d, none, "out of memory");
 		goto out;
 	}
-	if (_self_check(text, len)) {
+	if (_self_check(text, len, report)) {
 		rc = 3;
 		goto out;
 	}
@@ -1769,18 +1765,40 @@ int import_oci(const struct oci_import_opts *o)
 			      "whatever the lower half says. --int-args kernel "
 			      "compares as the kernel reads",
 			      i);
-	if (o->output ? writefile_atomic(o->output, text, len)
-		      : fwrite(text, 1, len, stdout) != len) {
-		fprintf(stderr, "polc: import: %s: %s\n",
-			o->output ? o->output : "stdout", strerror(errno));
-		goto out;
-	}
+	*out = text;
+	*outlen = len;
+	text = NULL;
 	rc = 0;
 out:
-	diag_print(&d, stderr);
-	diag_fini(&d);
 	json_decref(root);
 	free(text);
 	_free(&m);
+	return rc;
+}
+
+int import_oci(const struct oci_import_opts *o)
+{
+	const struct src_file *src;
+	struct loc none = {0};
+	struct diag d;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = 2;
+
+	diag_init(&d);
+	if (o->max_errors >= 0)
+		d.max_errors = o->max_errors;
+	src = diag_load_file(&d, o->input, none);
+	if (src)
+		rc = import_oci_text(o, src, &d, &text, &len, stderr);
+	if (!rc && (o->output ? writefile_atomic(o->output, text, len)
+			      : fwrite(text, 1, len, stdout) != len)) {
+		diag_error(&d, none, "import: %s: %s",
+			   o->output ? o->output : "stdout", strerror(errno));
+		rc = 2;
+	}
+	diag_print(&d, stderr);
+	diag_fini(&d);
+	free(text);
 	return rc;
 }
