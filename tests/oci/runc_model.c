@@ -17,6 +17,8 @@
 
 #define X32_BIT 0x40000000u
 
+int runc_model_optimize;
+
 static int fail(char *err, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -303,6 +305,9 @@ int runc_model_build(const char *path, const char *const *caps, size_t ncaps,
 		goto out;
 	}
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (runc_model_optimize)
+		seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE,
+				 (uint32_t)runc_model_optimize);
 	narch = arches(root, arch);
 	for (i = 0; i < narch; i++) {
 		uint32_t a = arch_token(arch[i]);

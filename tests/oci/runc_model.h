@@ -38,6 +38,10 @@ struct runc_model {
 	int x86_64_max; /* the largest x86_64 number the rules name */
 };
 
+/* libseccomp's optimizer for the benchmark (SCMP_FLTATR_CTL_OPTIMIZE):
+ * 0 leaves its default, as runc does; 2 is its binary tree. */
+extern int runc_model_optimize;
+
 /*
  * Compile the profile at path for a container with the capabilities caps
  * (the whole bounding set, as moby checks it) on kernel kmaj.kmin. 0, or

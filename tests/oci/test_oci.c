@@ -296,6 +296,14 @@ static void point(const struct prog *p, const struct runc_model *m,
 		/* A profile cannot say badarch: polc's against libseccomp's
 		 * (kill the thread, or the profile's i386 / x32 rules). */
 		assert_int_equal(ours, value_of(&p->p->sys.badarch));
+		/* An export lists x86_64 alone: libseccomp kills the thread
+		 * of any other arch or x32 call, and gives -1 (no syscall,
+		 * which tracers use) its default. */
+		if (!with_companions)
+			assert_int_equal(
+			    theirs, d->nr == -1 && d->arch == AUDIT_ARCH_X86_64
+					? m->def
+					: SCMP_ACT_KILL_THREAD);
 		c->badarch++;
 		return;
 	}
