@@ -64,6 +64,22 @@ struct src_file;
 int import_oci_text(const struct oci_import_opts *o, const struct src_file *src,
 		    struct diag *d, char **out, size_t *outlen, FILE *report);
 
+/*
+ * A profile's numbers are unsigned 64-bit (Go's uint64), jansson's
+ * integers signed. oci_json_loadb() parses like json_loadb() with
+ * duplicate keys refused, but first rewrites each integer above INT64_MAX
+ * in place (same length, so error positions hold) as the negative number
+ * INT64_MAX - value; a profile has no negative numbers of its own, so one
+ * is an error at its place. oci_json_u64() reads an integer back: 0 and
+ * *out, or -1 for anything but an integer. (oci.c; for the importer and
+ * the tests' runtime model, which read profiles alike.)
+ */
+struct json_t;
+struct json_error_t;
+struct json_t *oci_json_loadb(const char *text, size_t len,
+			      struct json_error_t *e);
+int oci_json_u64(const struct json_t *v, uint64_t *out);
+
 /* ---- polc export oci (oci_export.c) -------------------------------- */
 
 struct oci_export_opts {

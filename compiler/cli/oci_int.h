@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 #include <stddef.h>
+
+#include "cli.h"
 #include <stdint.h>
 
 #include "ir/ir.h"
@@ -63,17 +65,5 @@ int oci_arch_known(const char *name);
  * as kill_thread, so it is spelled out).
  */
 const char *oci_act_of(const struct ir_action *a, unsigned *errnum);
-
-/*
- * A profile's numbers are unsigned 64-bit (Go's uint64), jansson's
- * integers signed. oci_json_loadb() parses like json_loadb() with
- * duplicate keys refused, but first rewrites each integer above INT64_MAX
- * in place (same length, so error positions hold) as the negative number
- * INT64_MAX - value; a profile has no negative numbers of its own, so one
- * is an error at its place. oci_json_u64() reads an integer back: 0 and
- * *out, or -1 for anything but an integer.
- */
-json_t *oci_json_loadb(const char *text, size_t len, json_error_t *e);
-int oci_json_u64(const json_t *v, uint64_t *out);
 
 #endif /* POLC_OCI_INT_H */
