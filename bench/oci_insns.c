@@ -34,14 +34,6 @@
 #define VALS_MAX 48
 #define GRID_MAX 50000
 
-static const char *const docker_caps[] = {
-    "CAP_CHOWN",	    "CAP_DAC_OVERRIDE", "CAP_FSETID",
-    "CAP_FOWNER",	    "CAP_MKNOD",	"CAP_NET_RAW",
-    "CAP_SETGID",	    "CAP_SETUID",	"CAP_SETFCAP",
-    "CAP_SETPCAP",	    "CAP_NET_BIND_SERVICE",
-    "CAP_SYS_CHROOT",	    "CAP_KILL",		"CAP_AUDIT_WRITE",
-};
-
 struct vals {
 	uint64_t v[6][VALS_MAX];
 	size_t n[6];
@@ -198,8 +190,8 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < 2; i++) {
 		runc_model_optimize = i ? 2 : 0;
-		if (runc_model_build(path, docker_caps, 14, 6, 18, &m[i], err,
-				     sizeof(err))) {
+		if (runc_model_build(path, oci_docker_caps, oci_ndocker_caps, 6,
+				     18, &m[i], err, sizeof(err))) {
 			fprintf(stderr, "oci_insns: libseccomp: %s\n", err);
 			goto out;
 		}
@@ -210,8 +202,7 @@ int main(int argc, char **argv)
 		goto out;
 	printf("%s: %zu syscalls in the policy (egress companions "
 	       "included), x86_64 numbers 0..%d, %zu points\n\n",
-	       path, ncalls, syscall_max_nr(SYSCALL_ARCH_X86_64),
-	       st[0].points);
+	       path, ncalls, syscall_max_nr(SYSCALL_ARCH_X86_64), st[0].points);
 	printf("%-32s %6s %10s %5s %12s\n", "program", "insns", "mean(nr)",
 	       "max", "mean(points)");
 	for (int i = 0; i < 3; i++)

@@ -52,6 +52,11 @@ struct oci_import_opts {
 /* Returns the process exit code: 0, 2 (bad input) or 3 (polc bug). */
 int import_oci(const struct oci_import_opts *o);
 
+/* Docker's capabilities for a container that adds none: what includes
+ * and excludes are decided against, with --cap. */
+extern const char *const oci_docker_caps[];
+extern const size_t oci_ndocker_caps;
+
 /*
  * The import of one profile already in memory (src, of d): the policy
  * text into *out (malloc'd) and 0, or 2 (problems in d) or 3 (a polc bug:

@@ -46,13 +46,14 @@
 
 /* Docker's capabilities for a container that adds none (moby's
  * oci/caps.DefaultCapabilities). */
-static const char *const docker_caps[] = {
+const char *const oci_docker_caps[] = {
     "CAP_CHOWN",   "CAP_DAC_OVERRIDE", "CAP_FSETID",	       "CAP_FOWNER",
     "CAP_MKNOD",   "CAP_NET_RAW",      "CAP_SETGID",	       "CAP_SETUID",
     "CAP_SETFCAP", "CAP_SETPCAP",      "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
     "CAP_KILL",	   "CAP_AUDIT_WRITE",
 };
-#define NDOCKER_CAPS (sizeof(docker_caps) / sizeof(docker_caps[0]))
+const size_t oci_ndocker_caps =
+    sizeof(oci_docker_caps) / sizeof(oci_docker_caps[0]);
 
 struct cond {
 	unsigned index;
@@ -1667,8 +1668,8 @@ static int _caps(struct imp *m)
 {
 	int bad = 0;
 
-	for (size_t i = 0; i < NDOCKER_CAPS; i++)
-		m->caps[m->ncaps++] = docker_caps[i];
+	for (size_t i = 0; i < oci_ndocker_caps; i++)
+		m->caps[m->ncaps++] = oci_docker_caps[i];
 	for (size_t i = 0; i < m->o->ncaps; i++) {
 		const char *c = m->o->caps[i];
 

@@ -47,14 +47,6 @@
 #define GRID_MAX   60000 /* vectors per syscall number at most */
 #define AGENT_JSON "bench/profiles/agent.json"
 
-static const char *const docker_caps[] = {
-    "CAP_CHOWN",   "CAP_DAC_OVERRIDE", "CAP_FSETID",	       "CAP_FOWNER",
-    "CAP_MKNOD",   "CAP_NET_RAW",      "CAP_SETGID",	       "CAP_SETUID",
-    "CAP_SETFCAP", "CAP_SETPCAP",      "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
-    "CAP_KILL",	   "CAP_AUDIT_WRITE",  "CAP_SYS_ADMIN",	       "CAP_SYS_PTRACE",
-};
-#define NDOCKER 14
-
 struct prog {
 	struct ir_policy *p;
 	struct sock_filter *f;
@@ -417,20 +409,20 @@ static void import_to(const char *profile, const char *const *caps,
 static void check_import(const char *profile, const char *const *extra,
 			 size_t nextra)
 {
-	const char *caps[NDOCKER + 8];
+	const char *caps[32];
 	char *pol = tmp_path("imported.pol"), what[256];
 	struct runc_model m;
 	struct prog p;
 	char err[256];
 
-	for (size_t i = 0; i < NDOCKER; i++)
-		caps[i] = docker_caps[i];
+	for (size_t i = 0; i < oci_ndocker_caps; i++)
+		caps[i] = oci_docker_caps[i];
 	for (size_t i = 0; i < nextra; i++)
-		caps[NDOCKER + i] = extra[i];
+		caps[oci_ndocker_caps + i] = extra[i];
 	import_to(profile, extra, nextra, 0, pol);
 	compile_file(pol, &p);
-	if (runc_model_build(profile, caps, NDOCKER + nextra, 6, 18, &m, err,
-			     sizeof(err)))
+	if (runc_model_build(profile, caps, oci_ndocker_caps + nextra, 6, 18,
+			     &m, err, sizeof(err)))
 		fail_msg("%s: %s", profile, err);
 	snprintf(what, sizeof(what), "import %s%s", profile,
 		 nextra ? " with capabilities added" : "");
@@ -523,8 +515,8 @@ static void check_export(const char *policy)
 	o.nsearch = 1;
 	assert_int_equal(export_oci(&o), 0);
 	compile_file(policy, &p);
-	if (runc_model_build(json, docker_caps, NDOCKER, 6, 18, &m, err,
-			     sizeof(err)))
+	if (runc_model_build(json, oci_docker_caps, oci_ndocker_caps, 6, 18, &m,
+			     err, sizeof(err)))
 		fail_msg("%s exported: %s", policy, err);
 	snprintf(what, sizeof(what), "export %s", policy);
 	compare(what, &p, NULL, &m, 0);
@@ -598,8 +590,8 @@ static void count_other(const char *policy, const char *json,
 	char err[256];
 
 	compile_file(policy, &p);
-	if (runc_model_build(json, docker_caps, NDOCKER, 6, 18, &m, err,
-			     sizeof(err)))
+	if (runc_model_build(json, oci_docker_caps, oci_ndocker_caps, 6, 18, &m,
+			     err, sizeof(err)))
 		fail_msg("%s: %s", json, err);
 	memset(c, 0, sizeof(*c));
 	c->lenient = 1;
