@@ -6,18 +6,18 @@
  * decoded with its own checks. Any defect is a refusal before anything runs.
  *
  * The sections this polexec implements. A critical section not listed here
- * (nft, or a marker polc adds for a layer it could not compile)
+ * (a newer layer, or a marker polc adds for a layer it could not compile)
  * stops the run: a layer the policy asks for is never silently skipped and
  * presented as enforced.
  */
-#include "polexec.h"
+#include "artifact.h"
 #include "kernel.h"
-#include "sections.h"
+#include "nfnl.h"
 #include "sha256.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,7 +35,19 @@ static const uint32_t implemented[] = {
     0,
 };
 
-static int is_implemented(uint32_t type)
+const char *const ll_fs_names[16] = {
+    "execute",	  "write_file",	 "read_file", "read_dir",
+    "remove_dir", "remove_file", "make_char", "make_dir",
+    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
+    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
+};
+const char *const ll_net_names[2] = {"bind_tcp", "connect_tcp"};
+const char *const ll_scope_names[2] = {"abstract_unix_socket", "signal"};
+const char *const lim_name[POLBIN_LIM_COUNT] = {
+    "memory", "pids", "nofile", "cpu", "wall", "fsize", "core", "grace",
+};
+
+int artifact_implements(uint32_t type)
 {
 	const uint32_t *t;
 
@@ -50,7 +62,7 @@ static int is_implemented(uint32_t type)
  * bytes read from a regular file, exactly as many as it had when opened;
  * nothing in it has been trusted yet.
  */
-static void read_file(const char *path, struct policy *p)
+void artifact_read(const char *path, struct policy *p)
 {
 	size_t cap, len = 0;
 	struct stat st;
@@ -92,67 +104,56 @@ static void read_file(const char *path, struct policy *p)
 	p->len = len;
 }
 
-/*
- * polbin_parse refused the file. If it refused only because of a critical
- * section we do not implement, say which layer that is; the container is
- * otherwise sound (the second parse checked digest, bounds and table).
- */
-static _Noreturn void explain_refusal(const struct policy *p, const char *path,
-				      const char *err)
+/* A critical section this polexec does not implement: which layer. */
+static _Noreturn void refuse_layer(const char *path,
+				   const struct polbin_section *s)
 {
-	uint32_t everything[256], i;
-	struct polbin all;
-	char e2[256];
+	if (s->type == POLBIN_SEC_UNENFORCED) {
+		char layers[128];
+		size_t n =
+		    s->len < sizeof(layers) - 1 ? s->len : sizeof(layers) - 1;
 
-	for (i = 0; i < 255; i++)
-		everything[i] = i + 1;
-	everything[255] = 0;
-	if (polbin_parse(p->buf, p->len, everything, &all, e2, sizeof(e2)) < 0)
-		die("artifact: %s: %s", path, err);
-	for (i = 0; i < all.nsections; i++) {
-		const struct polbin_section *s = &all.sections[i];
-
-		if (!(s->flags & POLBIN_F_CRITICAL) || is_implemented(s->type))
-			continue;
-		if (s->type == POLBIN_SEC_UNENFORCED) {
-			char layers[128];
-			size_t n = s->len < sizeof(layers) - 1
-				       ? s->len
-				       : sizeof(layers) - 1;
-
-			memcpy(layers, s->data, n);
-			layers[n] = '\0';
-			strip_controls(layers);
-			die("artifact: %s: the policy states layers that polc "
-			    "could not compile and no polexec enforces yet "
-			    "(%s); refusing to run the command without them",
-			    path, layers);
-		}
-		if (strcmp(polbin_section_name(s->type), "unknown") == 0)
-			die("artifact: %s: the policy needs a layer this "
-			    "polexec does not know (critical section type "
-			    "%u); refusing to run the command without it",
-			    path, s->type);
-		die("artifact: %s: the policy needs the %s layer (critical "
-		    "section type %u), which this polexec does not enforce; "
-		    "refusing to run the command without it",
-		    path, polbin_section_name(s->type), s->type);
+		memcpy(layers, s->data, n);
+		layers[n] = '\0';
+		strip_controls(layers);
+		die("artifact: %s: the policy states layers that polc could "
+		    "not compile and no polexec enforces yet (%s); refusing "
+		    "to run the command without them",
+		    path, layers);
 	}
-	die("artifact: %s: %s", path, err);
+	if (strcmp(polbin_section_name(s->type), "unknown") == 0)
+		die("artifact: %s: the policy needs a layer this polexec does "
+		    "not know (critical section type %u); refusing to run the "
+		    "command without it",
+		    path, s->type);
+	die("artifact: %s: the policy needs the %s layer (critical section "
+	    "type %u), which this polexec does not enforce; refusing to run "
+	    "the command without it",
+	    path, polbin_section_name(s->type), s->type);
 }
 
 /*
  * Phase 2: the container. After it, p->pb lists sections whose bounds lie
  * inside p->buf, the digest matches, and every critical section is one we
- * implement; the artifact targets the arch this polexec runs on.
+ * implement; the artifact targets the arch this polexec runs on. It is
+ * parsed with every type 1..255 accepted, so that a critical section we
+ * do not implement is named, not just refused.
  */
 static void parse_container(const char *path, struct policy *p)
 {
+	uint32_t everything[256], i;
 	char err[256];
 
-	if (polbin_parse(p->buf, p->len, implemented, &p->pb, err,
-			 sizeof(err)) < 0)
-		explain_refusal(p, path, err);
+	for (i = 0; i < 255; i++)
+		everything[i] = i + 1;
+	everything[255] = 0;
+	if (polbin_parse(p->buf, p->len, everything, &p->pb, err, sizeof(err)) <
+	    0)
+		die("artifact: %s: %s", path, err);
+	for (i = 0; i < p->pb.nsections; i++)
+		if (p->pb.sections[i].flags & POLBIN_F_CRITICAL &&
+		    !artifact_implements(p->pb.sections[i].type))
+			refuse_layer(path, &p->pb.sections[i]);
 	if (p->pb.arch != POLEXEC_AUDIT_ARCH)
 		die("artifact: %s: compiled for arch 0x%x, this polexec "
 		    "enforces 0x%x (x86_64)",
@@ -515,6 +516,71 @@ static void decode_landlock(struct policy *p)
 	l->present = 1;
 }
 
+/* The bound of limit i's value (artifact/sections.h). */
+static uint64_t limit_bound(int i)
+{
+	switch (i) {
+	case POLBIN_LIM_MEMORY:
+	case POLBIN_LIM_FSIZE:
+	case POLBIN_LIM_CORE:
+		return POLBIN_LIMITS_MAX_BYTES;
+	case POLBIN_LIM_PIDS:
+	case POLBIN_LIM_NOFILE:
+		return POLBIN_LIMITS_MAX_COUNT;
+	default:
+		return POLBIN_LIMITS_MAX_MS;
+	}
+}
+
+/*
+ * Phase 3e: LIMITS. After it, p->limits holds the section's flags, set and
+ * values, each checked against artifact/sections.h, or present == 0 when
+ * the artifact has no LIMITS section (then nothing is limited).
+ */
+static void decode_limits(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_LIMITS);
+	struct limits_spec *l = &p->limits;
+	int i;
+
+	if (!s)
+		return;
+	if (!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: limits: section is not marked critical");
+	if (s->len != POLBIN_LIMITS_LEN)
+		die("artifact: limits: %u bytes, expected %d", s->len,
+		    POLBIN_LIMITS_LEN);
+	l->flags = polbin_le32(s->data);
+	l->set = polbin_le32(s->data + 4);
+	if (l->flags &
+	    ~(uint32_t)(POLBIN_LIMITS_F_STATED | POLBIN_LIMITS_F_REQUIRE))
+		die("artifact: limits: unknown flag bits 0x%x", l->flags);
+	if ((l->flags & POLBIN_LIMITS_F_REQUIRE) &&
+	    !(l->flags & POLBIN_LIMITS_F_STATED))
+		die("artifact: limits: require without a limits block");
+	if (l->set >> POLBIN_LIM_COUNT)
+		die("artifact: limits: unknown limit bits 0x%x", l->set);
+	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
+		uint64_t v = polbin_le64(s->data + 8 + 8 * i);
+
+		if (!(l->set >> i & 1)) {
+			if (v)
+				die("artifact: limits: %s is not set but has "
+				    "a value",
+				    lim_name[i]);
+			continue;
+		}
+		if (v == 0 && i != POLBIN_LIM_CORE)
+			die("artifact: limits: %s is 0", lim_name[i]);
+		if (v > limit_bound(i))
+			die("artifact: limits: %s %llu is above %llu",
+			    lim_name[i], (unsigned long long)v,
+			    (unsigned long long)limit_bound(i));
+		l->value[i] = v;
+	}
+	l->present = 1;
+}
+
 /* A runtime entry's name: a host name, or ${NAME} (names.c's checks). */
 static int valid_rt_name(uint8_t kind, const char *n, size_t len)
 {
@@ -562,7 +628,7 @@ static size_t decode_net_rt(struct policy *p, const uint8_t *d, size_t len,
 }
 
 /*
- * Phase 3e: NET and NFT. After it, p->net says whether the box gets a
+ * Phase 3f: NET and NFT. After it, p->net says whether the box gets a
  * network namespace of its own, which host loopback ports pasta splices
  * into it, which entries polexec binds at start, and (filtered) the
  * table's messages, framing checked.
@@ -656,19 +722,13 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 	decode_seccomp(p);
 	decode_env(p);
 	decode_landlock(p);
-	limits_decode(p);
+	decode_limits(p);
 	decode_net(p);
 }
 
 void artifact_load(const char *path, struct policy *p)
 {
 	memset(p, 0, sizeof(*p));
-	read_file(path, p);
+	artifact_read(path, p);
 	artifact_decode(path, p, p->buf, p->len);
-}
-
-/* For --doctor (tiers.c): does this polexec enforce a section type? */
-int artifact_implements(uint32_t type)
-{
-	return is_implemented(type);
 }

@@ -12,7 +12,8 @@
  * the overflow uid (nobody) inside it. setgroups is denied in it, as the
  * kernel requires for an unprivileged gid_map.
  */
-#include "polexec.h"
+#include "boxns.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,8 +32,7 @@ static struct {
 	int want; /* BOXNS_* */
 	int probed, userns_ok;
 	int premade, userfd, netfd; /* a pair made by net.c's helper */
-	uid_t uid;
-	gid_t gid;
+	/* made here: in its new user namespace, the child is nobody */
 	char uid_map[64], gid_map[64];
 } ns;
 
@@ -68,12 +68,10 @@ void boxns_want(int what)
 	/* Without root, a mount or network namespace needs a user one. */
 	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET)) && !boxns_is_root())
 		ns.want |= BOXNS_USER;
-	ns.uid = geteuid();
-	ns.gid = getegid();
-	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n", (unsigned)ns.uid,
-		 (unsigned)ns.uid);
-	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n", (unsigned)ns.gid,
-		 (unsigned)ns.gid);
+	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n",
+		 (unsigned)geteuid(), (unsigned)geteuid());
+	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n",
+		 (unsigned)getegid(), (unsigned)getegid());
 }
 
 int boxns_wanted(int what)
@@ -95,21 +93,6 @@ static void put_proc(const char *path, const char *text)
 		die_with_error("child: close %s", path);
 }
 
-/*
- * After it: the child is in the namespaces the parent asked for. In a new
- * user namespace it is the caller's uid and gid, mapped to themselves, with
- * every capability in that namespace (dropped later, with the rest); in a
- * new mount namespace every mount is private, so nothing it mounts reaches
- * the host and nothing the host mounts later reaches the box.
- *
- * Writing our own uid_map needs our /proc files to be ours: polexec made
- * its memory non-dumpable (polexec.c), which makes them root's. We share
- * that memory until execve (CLONE_VM), so it is dumpable for the three
- * writes below and non-dumpable again before anything else runs. Nothing
- * secret is in it (secrets.c never reads a secret into memory: the kernel
- * copies it file to file); another process of the caller's uid could, for
- * those microseconds, read what it can read in the caller's own shell.
- */
 /*
  * A new network namespace holds one interface, lo, and it is down. Brought
  * up, the box can talk to itself on 127.0.0.1 and nothing else: there is
@@ -135,37 +118,21 @@ static void loopback_up(void)
 		die_with_error("child: net: close");
 }
 
-static void enter(int want);
-
-void boxns_premade(int userfd, int netfd)
-{
-	ns.userfd = userfd;
-	ns.netfd = netfd;
-	ns.premade = 1;
-}
-
-/* net.c's helper: the user and network namespaces alone, lo up. */
-void boxns_helper_enter(void)
-{
-	enter(ns.want & (BOXNS_USER | BOXNS_NET));
-}
-
-void boxns_child_enter(void)
-{
-	int want = ns.want;
-
-	if (ns.premade) {
-		/* Joined in this order: the user namespace first, which gives
-		 * the capability to join the network one it owns. */
-		if (ns.userfd >= 0 && setns(ns.userfd, CLONE_NEWUSER) < 0)
-			die_with_error("child: setns(user)");
-		if (setns(ns.netfd, CLONE_NEWNET) < 0)
-			die_with_error("child: setns(net)");
-		want &= ~(BOXNS_USER | BOXNS_NET);
-	}
-	enter(want);
-}
-
+/*
+ * After it: the child is in the namespaces the parent asked for. In a new
+ * user namespace it is the caller's uid and gid, mapped to themselves, with
+ * every capability in that namespace (dropped later, with the rest); in a
+ * new mount namespace every mount is private, so nothing it mounts reaches
+ * the host and nothing the host mounts later reaches the box.
+ *
+ * Writing our own uid_map needs our /proc files to be ours: polexec made
+ * its memory non-dumpable (protect.c), which makes them root's. We share
+ * that memory until execve (CLONE_VM), so it is dumpable for the three
+ * writes below and non-dumpable again before anything else runs. Nothing
+ * secret is in it (secrets.c never reads a secret into memory: the kernel
+ * copies it file to file); another process of the caller's uid could, for
+ * those microseconds, read what it can read in the caller's own shell.
+ */
 static void enter(int want)
 {
 	int flags = 0;
@@ -199,16 +166,31 @@ static void enter(int want)
 		die_with_error("child: mount(/, MS_REC | MS_PRIVATE)");
 }
 
-/*
- * After it: polexec's memory is non-dumpable, whatever the child did to it
- * before it execed or failed (it shares that memory until then).
- */
-void boxns_after_clone(void)
+void boxns_premade(int userfd, int netfd)
 {
-	static const char msg[] =
-	    "polexec: warning: self: prctl(PR_SET_DUMPABLE, 0) failed\n";
+	ns.userfd = userfd;
+	ns.netfd = netfd;
+	ns.premade = 1;
+}
 
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 &&
-	    write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		errno = 0;
+/* net.c's helper: the user and network namespaces alone, lo up. */
+void boxns_helper_enter(void)
+{
+	enter(ns.want & (BOXNS_USER | BOXNS_NET));
+}
+
+void boxns_child_enter(void)
+{
+	int want = ns.want;
+
+	if (ns.premade) {
+		/* Joined in this order: the user namespace first, which gives
+		 * the capability to join the network one it owns. */
+		if (ns.userfd >= 0 && setns(ns.userfd, CLONE_NEWUSER) < 0)
+			die_with_error("child: setns(user)");
+		if (setns(ns.netfd, CLONE_NEWNET) < 0)
+			die_with_error("child: setns(net)");
+		want &= ~(BOXNS_USER | BOXNS_NET);
+	}
+	enter(want);
 }

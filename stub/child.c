@@ -21,12 +21,17 @@
  *   seccomp              last, so the filter only has to allow execve
  *   execve               with the environment built from the policy
  *
- * The child shares polexec's memory until execve (CLONE_VM, polexec.c): it
+ * The child shares polexec's memory until execve (CLONE_VM, run.c): it
  * writes only its own stack, allocates nothing, and leaves only through
  * execve or _exit.
  */
-#include "polexec.h"
+#include "child.h"
+#include "boxns.h"
 #include "kernel.h"
+#include "limits.h"
+#include "net.h"
+#include "secrets.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -133,14 +138,7 @@ static void reset_signals(void)
 
 static _Noreturn void exec_fail(int code, const char *cmd, const char *why)
 {
-	char line[600];
-	int n =
-	    snprintf(line, sizeof(line), "polexec: exec: %s: %s\n", cmd, why);
-
-	if (n > 0 &&
-	    write(STDERR_FILENO, line,
-		  (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
-		errno = 0;
+	out(STDERR_FILENO, "polexec: exec: %.500s: %s\n", cmd, why);
 	_exit(code);
 }
 
@@ -284,7 +282,7 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 
 	new_session(parent);
 	reset_signals();
-	limits_child_join(); /* limits_rlimit.c: the box's cgroups, first */
+	limits_child_join(); /* limits.c: the box's cgroups, first */
 	boxns_child_enter(); /* boxns.c: its user and mount namespaces */
 	net_child_mounts();  /* net.c: its own hosts file, no resolver */
 	secrets_child();     /* secrets.c: secret files on a private tmpfs */
@@ -294,7 +292,7 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 	set_no_new_privs();
 	landlock_restrict(ll);
 	close_stray_fds();
-	limits_child_apply(); /* limits_rlimit.c: rlimits, late (see there) */
+	limits_child_apply(); /* limits.c: rlimits, late (see there) */
 	install_seccomp(p);
 	execve(path, argv, envp);
 	exec_fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,

@@ -1,241 +1,192 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * polexec --doctor: the kernel features this machine offers, one probe per
- * line. Each probe asks the kernel itself (a syscall's answer, not a config
- * file's claim) where it can. With an artifact, tiers.c then checks what
- * that policy needs against what was found, and the exit status says.
+ * polexec --doctor ARTIFACT: what that policy needs, each need found or
+ * missing on this machine, with how to get what is missing. The exit
+ * status is 0 when everything is here, 1 otherwise (125 when the artifact
+ * itself is defective, as for a run). The needs, by section:
+ *   seccomp   the filter mode of seccomp and no_new_privs
+ *   limits    each limit's tier, found by making (and removing) the box's
+ *             cgroups as a run would; under `limits require` memory or
+ *             pids without a cgroup is missing, under best_effort it is
+ *             reported degraded
+ *   env       secrets need a mount namespace of the box's own: root, or
+ *             a user namespace
+ *   net       the box's network namespace (a user namespace when not
+ *             root), and for pasta the binary and /dev/net/tun
+ *   any other critical section (a newer layer, a marker of a layer polc
+ *             could not compile): this polexec does not enforce it
+ *
+ * The kernel's features, with no artifact, are `polc doctor`'s report
+ * (compiler/cli/doctor.c): it needs no privilege and no box.
  */
-#include "polexec.h"
+#include "doctor.h"
+#include "artifact.h"
+#include "boxns.h"
 #include "kernel.h"
+#include "limits.h"
+#include "net.h"
+#include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <sched.h>
 #include <unistd.h>
 
-#include <linux/netlink.h>
-#include <linux/openat2.h>
+static const char hint_v2[] =
+    "run polexec in a delegated cgroup v2 of its own: systemd-run --user "
+    "--scope -p Delegate=yes polexec ... (with a user manager: loginctl "
+    "enable-linger USER)";
 
-#ifndef __NR_openat2
-#define __NR_openat2 437
-#endif
+static int write_errno; /* a failed write to stdout: its errno */
 
-enum probe_result {
-	PROBE_FOUND,
-	PROBE_MISSING,
-};
-
-struct probe {
-	const char *name;
-	enum probe_result (*run)(char *detail, size_t len);
-};
-
-static enum probe_result probe_seccomp(char *d, size_t len)
+/* "  WHAT             STATUS   DETAIL" on stdout. */
+static void line(const char *what, const char *status, const char *detail)
 {
-	static const struct {
-		uint32_t action;
-		const char *name;
-	} actions[] = {
-	    {SECCOMP_RET_KILL_PROCESS, "kill_process"},
-	    {SECCOMP_RET_KILL_THREAD, "kill_thread"},
-	    {SECCOMP_RET_TRAP, "trap"},
-	    {SECCOMP_RET_ERRNO, "errno"},
-	    {SECCOMP_RET_USER_NOTIF, "user_notif"},
-	    {SECCOMP_RET_TRACE, "trace"},
-	    {SECCOMP_RET_LOG, "log"},
-	    {SECCOMP_RET_ALLOW, "allow"},
-	};
-	size_t i, used;
-	uint32_t a = SECCOMP_RET_ALLOW;
-
-	if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &a) < 0) {
-		snprintf(d, len, "filter mode unavailable: %s%s",
-			 strerror(errno),
-			 errno == ENOSYS || errno == EINVAL
-			     ? " (kernel without CONFIG_SECCOMP_FILTER?)"
-			     : "");
-		return PROBE_MISSING;
-	}
-	used = (size_t)snprintf(d, len, "filter mode; actions:");
-	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
-		a = actions[i].action;
-		if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &a) < 0)
-			continue;
-		if (used < len)
-			used += (size_t)snprintf(d + used, len - used, " %s",
-						 actions[i].name);
-	}
-	return PROBE_FOUND;
+	if (out(STDOUT_FILENO, "  %-16s %-8s %s\n", what, status, detail) < 0)
+		write_errno = errno;
 }
 
-static enum probe_result probe_nnp(char *d, size_t len)
+static int check_seccomp(void)
 {
-	int v = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+	uint32_t allow = SECCOMP_RET_ALLOW;
 
-	if (v < 0) {
-		snprintf(d, len, "unavailable: %s", strerror(errno));
-		return PROBE_MISSING;
+	if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &allow) < 0 ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) < 0) {
+		line("seccomp", "MISSING",
+		     "the seccomp filter mode or no_new_privs is missing: a "
+		     "kernel with CONFIG_SECCOMP_FILTER is needed");
+		return 1;
 	}
-	snprintf(d, len, "available (currently %s)", v ? "set" : "unset");
-	return PROBE_FOUND;
-}
-
-static enum probe_result probe_landlock(char *d, size_t len)
-{
-	int abi = sys_landlock_create_ruleset(NULL, 0,
-					      LANDLOCK_CREATE_RULESET_VERSION);
-
-	if (abi < 0) {
-		int e = errno;
-
-		snprintf(d, len, "unavailable: %s%s", strerror(e),
-			 e == ENOSYS	   ? " (not built into this kernel)"
-			 : e == EOPNOTSUPP ? " (disabled at boot: add landlock "
-					     "to the lsm= parameter)"
-					   : "");
-		return PROBE_MISSING;
-	}
-	/* What each ABI brought, newest last (landlock.c strips the rest). */
-	snprintf(d, len, "ABI %d: fs rights%s%s%s%s%s%s", abi,
-		 abi >= 2 ? " +refer" : "", abi >= 3 ? " +truncate" : "",
-		 abi >= 5 ? " +ioctl_dev" : "",
-		 abi >= 4 ? "; TCP bind/connect ports" : "; no TCP ports",
-		 abi >= 6 ? "; scopes abstract_unix_socket signal"
-			  : "; no scopes",
-		 abi >= 7 ? "; audit log flags" : "");
-	return PROBE_FOUND;
-}
-
-/* Rule paths are opened with RESOLVE_NO_SYMLINKS (landlock.c). */
-static enum probe_result probe_openat2(char *d, size_t len)
-{
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
-			       .resolve = RESOLVE_NO_SYMLINKS};
-	int fd = (int)syscall(__NR_openat2, AT_FDCWD, "/", &how, sizeof(how));
-
-	if (fd < 0) {
-		snprintf(d, len,
-			 "%s: Landlock rule paths are walked one component "
-			 "at a time instead",
-			 strerror(errno));
-		return PROBE_MISSING;
-	}
-	close(fd);
-	snprintf(d, len, "RESOLVE_NO_SYMLINKS for Landlock rule paths");
-	return PROBE_FOUND;
-}
-
-/* Reads a small /proc file's first line into buf; -1 when absent. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	line("seccomp", "found", "filter mode and no_new_privs");
 	return 0;
 }
 
-/* Asks the kernel: can a child of ours create a user namespace? */
-static int userns_works(void)
+/* A namespace of the box's own: found as root (when root suffices) or
+ * with a user namespace, else missing with how to get one. */
+static int check_ns(const char *what, const char *ns, int root_suffices)
 {
-	int status;
-	pid_t pid = fork();
+	char detail[512];
+	int root = root_suffices && boxns_is_root();
 
-	if (pid < 0)
+	if (root || boxns_userns_available()) {
+		snprintf(detail, sizeof(detail),
+			 "a %s%s namespace of the box's own%s",
+			 root ? "" : "user and a ", ns, root ? " (root)" : "");
+		line(what, "found", detail);
 		return 0;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-static enum probe_result probe_userns(char *d, size_t len)
-{
-	char max[32] = "?", clone[32] = "";
-	int works = userns_works();
-
-	read_line("/proc/sys/user/max_user_namespaces", max, sizeof(max));
-	if (read_line("/proc/sys/kernel/unprivileged_userns_clone", clone,
-		      sizeof(clone)) < 0)
-		snprintf(clone, sizeof(clone), "absent");
-	snprintf(
-	    d, len, "%s (max_user_namespaces=%s, unprivileged_userns_clone=%s)",
-	    works ? "available to this user" : "not available to this user",
-	    max, clone);
-	return works ? PROBE_FOUND : PROBE_MISSING;
-}
-
-/* The limits tiers and pasta (tiers.c, limits_doctor.c). */
-static enum probe_result probe_cgroup_v2(char *d, size_t len)
-{
-	return limits_probe_cgroup_v2(d, len) ? PROBE_MISSING : PROBE_FOUND;
-}
-
-static enum probe_result probe_cgroup_v1(char *d, size_t len)
-{
-	return limits_probe_cgroup_v1(d, len) ? PROBE_MISSING : PROBE_FOUND;
-}
-
-static enum probe_result probe_rlimits(char *d, size_t len)
-{
-	return limits_probe_rlimits(d, len) ? PROBE_MISSING : PROBE_FOUND;
-}
-
-static enum probe_result probe_pasta(char *d, size_t len)
-{
-	return tiers_probe_pasta(d, len) ? PROBE_MISSING : PROBE_FOUND;
-}
-
-static enum probe_result probe_nft(char *d, size_t len)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
-
-	if (fd < 0) {
-		snprintf(d, len, "NETLINK_NETFILTER socket: %s",
-			 strerror(errno));
-		return PROBE_MISSING;
 	}
-	close(fd);
-	snprintf(d, len, "NETLINK_NETFILTER socket opens");
-	return PROBE_FOUND;
+	snprintf(detail, sizeof(detail),
+		 "the box's own %s namespace needs a user namespace, which "
+		 "this user may not create: set user.max_user_namespaces "
+		 "above 0 (and kernel.unprivileged_userns_clone=1 where it "
+		 "exists), or run as root",
+		 ns);
+	line(what, "MISSING", detail);
+	return 1;
 }
 
-static const struct probe probes[] = {
-    {"seccomp", probe_seccomp},	    {"no_new_privs", probe_nnp},
-    {"landlock", probe_landlock},   {"openat2", probe_openat2},
-    {"user namespaces", probe_userns}, {"cgroup v2", probe_cgroup_v2},
-    {"cgroup v1", probe_cgroup_v1},   {"rlimits", probe_rlimits},
-    {"pasta", probe_pasta},
-    {"nftables", probe_nft},
-};
+static int check_secrets(const struct policy *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nenv; i++)
+		if (p->env[i].kind == ENV_SECRET)
+			return check_ns("env secrets", "mount", 1);
+	return 0;
+}
+
+static int check_net(const struct policy *p)
+{
+	const struct net_spec *n = &p->net;
+	int pasta = net_needs_pasta(n), missing;
+
+	if (!n->present)
+		return 0;
+	missing = check_ns(n->mode == POLBIN_NET_FILTERED ? "net filtered"
+			   : n->nloopback		  ? "net loopback"
+							  : "net none",
+			   "network", !pasta);
+	if (pasta && !net_pasta_path()) {
+		line("pasta", "MISSING",
+		     "install the Debian package passt (/usr/bin/pasta)");
+		missing++;
+	} else if (pasta) {
+		line("pasta", "found", net_pasta_path());
+	}
+	if (pasta && !net_tun_usable()) {
+		line("/dev/net/tun", "MISSING",
+		     "pasta opens it: this user needs read and write access "
+		     "(udev's usual mode is 0666)");
+		missing++;
+	}
+	return missing;
+}
+
+/* With an artifact: what it needs, found or missing; 0 or 1. */
+static int check_artifact(const char *path)
+{
+	static struct policy policy;
+	struct polbin pb;
+	uint32_t everything[256], i;
+	int missing = 0;
+	char err[256];
+
+	artifact_read(path, &policy);
+	for (i = 0; i < 255; i++)
+		everything[i] = i + 1;
+	everything[255] = 0;
+	if (polbin_parse(policy.buf, policy.len, everything, &pb, err,
+			 sizeof(err)) < 0)
+		die("doctor: %s: %s", path, err);
+	out(STDOUT_FILENO, "what %s needs:\n", path);
+	for (i = 0; i < pb.nsections; i++) {
+		const struct polbin_section *s = &pb.sections[i];
+
+		if (!(s->flags & POLBIN_F_CRITICAL) ||
+		    artifact_implements(s->type))
+			continue;
+		missing++;
+		line(s->type == POLBIN_SEC_UNENFORCED
+			 ? "uncompiled"
+			 : polbin_section_name(s->type),
+		     "MISSING",
+		     s->type == POLBIN_SEC_UNENFORCED
+			 ? "the policy states layers polc could not compile; "
+			   "no polexec runs it"
+			 : "this polexec does not enforce this layer; a newer "
+			   "polexec is needed");
+	}
+	if (!missing) {
+		/* validated as for a run */
+		artifact_decode(path, &policy, policy.buf, policy.len);
+		if (policy.nfilter)
+			missing += check_seccomp();
+		missing += limits_doctor(&policy, hint_v2, line);
+		missing += check_secrets(&policy);
+		missing += check_net(&policy);
+	}
+	if (missing)
+		out(STDOUT_FILENO,
+		    "%d need%s missing: polexec would refuse or degrade "
+		    "this artifact here\n",
+		    missing, missing == 1 ? " is" : "s are");
+	else
+		out(STDOUT_FILENO, "everything it needs is here\n");
+	return missing ? 1 : 0;
+}
 
 int doctor(const char *artifact)
 {
-	size_t i;
+	int rc;
 
-	printf("polexec %s: kernel features found\n", POLC_VERSION);
-	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
-		char detail[512] = "";
-		enum probe_result r = probes[i].run(detail, sizeof(detail));
-
-		printf("  %-16s %-8s %s\n", probes[i].name,
-		       r == PROBE_FOUND ? "found" : "MISSING", detail);
-	}
-	if (fflush(stdout) != 0)
+	if (!artifact)
+		die("doctor: the kernel's features are `polc doctor` now; "
+		    "`polexec --doctor ARTIFACT` says what one artifact needs "
+		    "here");
+	rc = check_artifact(artifact);
+	if (write_errno) {
+		errno = write_errno;
 		die_with_error("doctor: write");
-	return artifact ? tiers_check_artifact(artifact) : 0;
+	}
+	return rc;
 }

@@ -9,14 +9,21 @@
 #define POLC_STUB_KERNEL_H
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
+
+#include "landlock_compat.h"
 
 #if defined(__x86_64__)
 #define POLEXEC_AUDIT_ARCH AUDIT_ARCH_X86_64
@@ -30,8 +37,14 @@
 #ifndef __NR_close_range
 #define __NR_close_range 436
 #endif
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal 424
 #endif
 
 #ifndef SECCOMP_GET_ACTION_AVAIL
@@ -45,9 +58,6 @@
 #endif
 #ifndef SECCOMP_RET_LOG
 #define SECCOMP_RET_LOG 0x7ffc0000U
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
 #endif
 
 static inline int sys_seccomp(unsigned int op, unsigned int flags, void *args)
@@ -72,6 +82,39 @@ static inline int sys_landlock_create_ruleset(const void *attr, size_t size,
 					      __u32 flags)
 {
 	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);
+}
+
+static inline int sys_landlock_add_rule(int fd, unsigned int type,
+					const void *attr)
+{
+	return (int)syscall(__NR_landlock_add_rule, fd, type, attr, 0);
+}
+
+static inline int sys_landlock_restrict_self(int fd)
+{
+	return (int)syscall(__NR_landlock_restrict_self, fd, 0);
+}
+
+static inline int sys_openat2(const char *path, struct open_how *how)
+{
+	return (int)syscall(__NR_openat2, AT_FDCWD, path, how, sizeof(*how));
+}
+
+static inline int sys_pidfd_open(pid_t pid)
+{
+	return (int)syscall(__NR_pidfd_open, pid, 0);
+}
+
+static inline int sys_pidfd_send_signal(int pidfd, int sig)
+{
+	return (int)syscall(__NR_pidfd_send_signal, pidfd, sig, NULL, 0);
+}
+
+/* prlimit64 on ourselves: new or old may be NULL. */
+static inline int sys_prlimit(int resource, const struct rlimit *new,
+			      struct rlimit *old)
+{
+	return (int)syscall(__NR_prlimit64, 0, resource, new, old);
 }
 
 #endif

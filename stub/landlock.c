@@ -23,10 +23,10 @@
  * landlock_restrict_self() on the finished ruleset, after no_new_privs.
  * The ruleset's fd reaches the child through clone's copy of the fd table.
  */
-#include "polexec.h"
+#include "landlock.h"
 #include "kernel.h"
 #include "landlock_compat.h"
-#include "sections.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,12 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <linux/openat2.h>
-
-#ifndef __NR_openat2
-#define __NR_openat2 437
-#endif
-
 #define FALLTHROUGH __attribute__((fallthrough))
 
 #define LL_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -51,49 +45,19 @@
 	(POLC_LANDLOCK_FS_ALL & ~(LL_READ | LANDLOCK_ACCESS_FS_EXECUTE |       \
 				  LANDLOCK_ACCESS_FS_IOCTL_DEV))
 
-const char *const ll_fs_names[16] = {
-    "execute",	  "write_file",	 "read_file", "read_dir",
-    "remove_dir", "remove_file", "make_char", "make_dir",
-    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
-    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
-};
-const char *const ll_net_names[2] = {"bind_tcp", "connect_tcp"};
-const char *const ll_scope_names[2] = {"abstract_unix_socket", "signal"};
-
-static int sys_landlock_add_rule(int fd, unsigned int type, const void *attr)
-{
-	return (int)syscall(__NR_landlock_add_rule, fd, type, attr, 0);
-}
-
-static int sys_landlock_restrict_self(int fd)
-{
-	return (int)syscall(__NR_landlock_restrict_self, fd, 0);
-}
-
-static int sys_openat2(const char *path, struct open_how *how)
-{
-	return (int)syscall(__NR_openat2, AT_FDCWD, path, how, sizeof(*how));
-}
-
 /* "polexec: warning: landlock: MSG" on stderr, kept for the record. */
 static void ll_warn(struct ll_run *run, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static void ll_warn(struct ll_run *run, const char *fmt, ...)
 {
-	char msg[512], line[600];
+	char msg[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	n = snprintf(line, sizeof(line), "polexec: warning: landlock: %s\n",
-		     msg);
-	if (n > 0 &&
-	    write(STDERR_FILENO, line,
-		  (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
-		errno = 0;
+	warning("landlock: %s", msg);
 	if (run->nwarn < POLEXEC_MAX_LL_WARN)
 		snprintf(run->warn[run->nwarn++], sizeof(run->warn[0]), "%.*s",
 			 (int)sizeof(run->warn[0]) - 1, msg);

@@ -31,92 +31,49 @@
  * without a cgroup) is a refusal; under best_effort it is a warning on
  * stderr and "degraded(reason)" in the record.
  *
- * This file decodes the section and picks the tiers; limits_int.h lists
- * the files that enforce and report them.
+ * The section is decoded with the others (artifact.c); the cgroups are
+ * cgroup.c's. This file picks the tiers, queues and applies the rlimits,
+ * keeps the wall clock and says what the box hit.
  */
-#include "limits_int.h"
+#include "limits.h"
+#include "boxns.h"
+#include "cgroup.h"
+#include "kernel.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
-struct limits_state L;
-
-const char *const lim_name[POLBIN_LIM_COUNT] = {
-    "memory", "pids", "nofile", "cpu", "wall", "fsize", "core", "grace",
+struct lim {
+	const char *tier; /* NULL: not enforced at all */
+	const char *degraded;
+	const char *on_exceed;
+	uint64_t applied; /* what the kernel holds, when not the policy's */
+	int hit;	  /* 1, 0, or -1 when polexec cannot observe it */
+	long long events, peak;
 };
 
-static uint64_t le64(const uint8_t *p)
+static struct {
+	const struct limits_spec *spec;
+	struct lim lim[POLBIN_LIM_COUNT];
+	struct rl {
+		int resource;
+		const char *name;
+		struct rlimit value;
+	} rl[8];
+	int nrl;
+	char reasons[300];
+	int wall_hit;
+} L;
+
+static int is_set(int i)
 {
-	return (uint64_t)polbin_le32(p) | (uint64_t)polbin_le32(p + 4) << 32;
-}
-
-/* --- decoding --------------------------------------------------------- */
-
-static uint64_t bound(int i)
-{
-	switch (i) {
-	case POLBIN_LIM_MEMORY:
-	case POLBIN_LIM_FSIZE:
-	case POLBIN_LIM_CORE:
-		return POLBIN_LIMITS_MAX_BYTES;
-	case POLBIN_LIM_PIDS:
-	case POLBIN_LIM_NOFILE:
-		return POLBIN_LIMITS_MAX_COUNT;
-	default:
-		return POLBIN_LIMITS_MAX_MS;
-	}
-}
-
-/*
- * After it: p->limits holds the section's flags, set and values, each
- * checked against artifact/sections.h, or present == 0 when the artifact
- * has no LIMITS section (then nothing is limited).
- */
-void limits_decode(struct policy *p)
-{
-	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_LIMITS);
-	struct limits_spec *l = &p->limits;
-	int i;
-
-	memset(l, 0, sizeof(*l));
-	if (!s)
-		return;
-	if (!(s->flags & POLBIN_F_CRITICAL))
-		die("artifact: limits: section is not marked critical");
-	if (s->len != POLBIN_LIMITS_LEN)
-		die("artifact: limits: %u bytes, expected %d", s->len,
-		    POLBIN_LIMITS_LEN);
-	l->flags = polbin_le32(s->data);
-	l->set = polbin_le32(s->data + 4);
-	if (l->flags &
-	    ~(uint32_t)(POLBIN_LIMITS_F_STATED | POLBIN_LIMITS_F_REQUIRE))
-		die("artifact: limits: unknown flag bits 0x%x", l->flags);
-	if ((l->flags & POLBIN_LIMITS_F_REQUIRE) &&
-	    !(l->flags & POLBIN_LIMITS_F_STATED))
-		die("artifact: limits: require without a limits block");
-	if (l->set >> POLBIN_LIM_COUNT)
-		die("artifact: limits: unknown limit bits 0x%x", l->set);
-	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
-		uint64_t v = le64(s->data + 8 + 8 * i);
-
-		if (!(l->set >> i & 1)) {
-			if (v)
-				die("artifact: limits: %s is not set but has "
-				    "a value",
-				    lim_name[i]);
-			continue;
-		}
-		if (v == 0 && i != POLBIN_LIM_CORE)
-			die("artifact: limits: %s is 0", lim_name[i]);
-		if (v > bound(i))
-			die("artifact: limits: %s %llu is above %llu",
-			    lim_name[i], (unsigned long long)v,
-			    (unsigned long long)bound(i));
-		l->value[i] = v;
-	}
-	l->present = 1;
+	return L.spec && L.spec->present && (L.spec->set >> i & 1);
 }
 
 /* --- the plan ------------------------------------------------------------ */
@@ -129,12 +86,43 @@ static void reason_add(const char *what)
 		 what);
 }
 
+/* Queues an rlimit for the child, never above the caller's hard limit. */
+static uint64_t add_rlimit(int resource, const char *name, uint64_t soft,
+			   uint64_t hard)
+{
+	struct rlimit cur;
+	struct rl *r = &L.rl[L.nrl++];
+
+	if (sys_prlimit(resource, NULL, &cur) < 0)
+		die_with_error("limits: getrlimit(%s)", name);
+	if (cur.rlim_max != RLIM_INFINITY && hard > cur.rlim_max)
+		hard = cur.rlim_max;
+	if (soft > hard)
+		soft = hard;
+	r->resource = resource;
+	r->name = name;
+	r->value.rlim_cur = soft;
+	r->value.rlim_max = hard;
+	return hard;
+}
+
+static void set_rlimit_tier(int i, int resource, const char *name,
+			    const char *on_exceed)
+{
+	uint64_t v = L.spec->value[i];
+
+	L.lim[i].tier = "rlimit";
+	L.lim[i].on_exceed = on_exceed;
+	L.lim[i].hit = -1;
+	L.lim[i].applied = add_rlimit(resource, name, v, v);
+}
+
 static void plan_memory(uint32_t got)
 {
 	struct lim *m = &L.lim[POLBIN_LIM_MEMORY];
 
 	if (got & CG_MEMORY) {
-		m->tier = cg_tier(CG_MEMORY);
+		m->tier = cgroup_tier(CG_MEMORY);
 		m->on_exceed = "oom_kill";
 		m->hit = 0;
 		return;
@@ -150,7 +138,7 @@ static void plan_pids(uint32_t got)
 	struct lim *m = &L.lim[POLBIN_LIM_PIDS];
 
 	if (got & CG_PIDS) {
-		m->tier = cg_tier(CG_PIDS);
+		m->tier = cgroup_tier(CG_PIDS);
 		m->on_exceed = "eagain";
 		m->hit = 0;
 		return;
@@ -198,7 +186,6 @@ static void plan_rest(void)
 		m->hit = 0;
 		add_rlimit(RLIMIT_CPU, "RLIMIT_CPU", soft, hard);
 		m->applied = L.rl[L.nrl - 1].value.rlim_cur * 1000;
-		L.cpu_soft_ms = m->applied;
 	}
 	if (is_set(POLBIN_LIM_FSIZE))
 		set_rlimit_tier(POLBIN_LIM_FSIZE, RLIMIT_FSIZE, "RLIMIT_FSIZE",
@@ -217,21 +204,33 @@ static void plan_rest(void)
 	}
 }
 
-void limits_plan(const struct policy *p, struct layer_state *layer)
+/* Each limit's tier into L, the box's cgroups made for them. */
+static void plan(const struct policy *p)
 {
-	uint32_t want = 0, got = 0;
-	int i;
+	uint32_t want = 0, got;
 
 	L.spec = &p->limits;
-	layer->tier = TIER_OFF;
-	if (!p->limits.present)
-		return;
-	got = cg_acquire(&want);
+	if (is_set(POLBIN_LIM_MEMORY))
+		want |= CG_MEMORY;
+	if (is_set(POLBIN_LIM_PIDS))
+		want |= CG_PIDS;
+	got = cgroup_acquire(want, p->limits.value[POLBIN_LIM_MEMORY],
+			     p->limits.value[POLBIN_LIM_PIDS]);
 	if (want & CG_MEMORY)
 		plan_memory(got);
 	if (want & CG_PIDS)
 		plan_pids(got);
 	plan_rest();
+}
+
+void limits_plan(const struct policy *p, struct layer_state *layer)
+{
+	int i;
+
+	layer->tier = TIER_OFF;
+	if (!p->limits.present)
+		return;
+	plan(p);
 	if (!(p->limits.flags & POLBIN_LIMITS_F_STATED))
 		return; /* only the defaults (core 0): nothing to report */
 	if (!L.reasons[0]) {
@@ -243,13 +242,268 @@ void limits_plan(const struct policy *p, struct layer_state *layer)
 		    "(cgroups: %s); run as root (cgroup v1) or with a "
 		    "delegated cgroup v2 (systemd-run --user --scope -p "
 		    "Delegate=yes polexec ...), see polexec --doctor",
-		    L.reasons, L.cg_why);
+		    L.reasons, cgroup_why());
 	layer->tier = TIER_DEGRADED;
 	layer->reason = L.reasons;
 	for (i = 0; i < POLBIN_LIM_COUNT; i++)
 		if (L.lim[i].degraded)
-			fprintf(stderr,
-				"polexec: warning: limits: %s degraded: "
-				"%s\n",
-				lim_name[i], L.lim[i].degraded);
+			warning("limits: %s degraded: %s", lim_name[i],
+				L.lim[i].degraded);
+}
+
+int limits_doctor(const struct policy *p, const char *hint,
+		  void (*line)(const char *what, const char *status,
+			       const char *detail))
+{
+	int require = !!(p->limits.flags & POLBIN_LIMITS_F_REQUIRE);
+	int i, missing = 0;
+
+	if (!p->limits.present || !(p->limits.flags & POLBIN_LIMITS_F_STATED)) {
+		line("limits", "found", "none stated (core dumps off)");
+		return 0;
+	}
+	plan(p);
+	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
+		const struct lim *m = &L.lim[i];
+		char what[32], detail[2048];
+
+		if (!is_set(i) || i == POLBIN_LIM_GRACE ||
+		    (i == POLBIN_LIM_CORE && !p->limits.value[i]))
+			continue;
+		snprintf(what, sizeof(what), "limits %s", lim_name[i]);
+		if (!m->degraded) {
+			line(what, "found",
+			     i == POLBIN_LIM_WALL ? "parent (SIGTERM, then "
+						    "SIGKILL after grace)"
+			     : !strcmp(m->tier, "rlimit-userns")
+				 ? "rlimit-userns (the box's own count)"
+				 : m->tier);
+			continue;
+		}
+		missing += require;
+		snprintf(detail, sizeof(detail),
+			 "only %s here (%s); %s. To get a cgroup: run as root "
+			 "where cgroup v1 is mounted, or %s",
+			 i == POLBIN_LIM_MEMORY ? "RLIMIT_AS of each process"
+			 : m->tier ? "RLIMIT_NPROC of the whole uid"
+				   : "not enforced, root is exempt from "
+				     "RLIMIT_NPROC",
+			 cgroup_why(),
+			 require ? "`limits require` refuses that"
+				 : "best_effort runs with a warning",
+			 hint);
+		line(what, require ? "MISSING" : "degraded", detail);
+	}
+	cgroup_remove();
+	return missing;
+}
+
+/* --- the child ------------------------------------------------------------ */
+
+void limits_child_join(void)
+{
+	cgroup_join();
+}
+
+/*
+ * After it: the rlimits hold. Late, once the child has done everything
+ * that opens files or writes them (secrets), and after it entered its
+ * user namespace, where RLIMIT_NPROC counts only the box.
+ */
+void limits_child_apply(void)
+{
+	int i;
+
+	for (i = 0; i < L.nrl; i++)
+		if (sys_prlimit(L.rl[i].resource, &L.rl[i].value, NULL) < 0)
+			die_with_error("child: setrlimit(%s)", L.rl[i].name);
+}
+
+/* --- the parent, while the box runs and after -------------------------- */
+
+static void signal_box(pid_t pid, int sig)
+{
+	kill(-pid, sig); /* the box's process group: it leads a session */
+	kill(pid, sig);
+	cgroup_signal(sig);
+}
+
+/*
+ * Returns once the box's first process has ended (not reaped). With a wall
+ * limit: SIGTERM to the box when it runs out, SIGKILL one grace later.
+ */
+void limits_wait(pid_t pid)
+{
+	uint64_t deadline, now, ms;
+	struct pollfd pfd;
+	int pidfd, term_sent = 0, kill_sent = 0;
+
+	if (!is_set(POLBIN_LIM_WALL))
+		return;
+	ms = L.spec->value[POLBIN_LIM_WALL];
+	deadline = monotonic_ns() + ms * 1000000u;
+	pidfd = sys_pidfd_open(pid);
+	for (;;) {
+		siginfo_t info;
+		int timeout = -1, r;
+
+		now = monotonic_ns();
+		if (!kill_sent && now >= deadline) {
+			if (!term_sent) {
+				L.wall_hit = 1;
+				term_sent = 1;
+				signal_box(pid, SIGTERM);
+				deadline =
+				    now +
+				    L.spec->value[POLBIN_LIM_GRACE] * 1000000u;
+			} else {
+				kill_sent = 1;
+				signal_box(pid, SIGKILL);
+			}
+			continue;
+		}
+		if (!kill_sent) {
+			uint64_t left = (deadline - now + 999999) / 1000000;
+
+			timeout = left > 60000 ? 60000 : (int)left;
+		}
+		if (pidfd >= 0) {
+			pfd.fd = pidfd;
+			pfd.events = POLLIN;
+			r = poll(&pfd, 1, timeout);
+			if (r > 0)
+				break;
+			if (r < 0 && errno != EINTR)
+				die_with_error("wait: poll(pidfd)");
+			continue;
+		}
+		/* No pidfd (before Linux 5.3): look every 10 ms. */
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info,
+			   WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    info.si_pid == pid)
+			break;
+		{
+			struct timespec nap = {0, 10 * 1000 * 1000};
+
+			nanosleep(&nap, NULL);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/* What each cgroup saw; then they are emptied and removed. */
+static void cg_collect(void)
+{
+	struct lim *mem = &L.lim[POLBIN_LIM_MEMORY],
+		   *pids = &L.lim[POLBIN_LIM_PIDS];
+	struct cg_counts n;
+
+	cgroup_counts(&n);
+	if (cgroup_tier(CG_MEMORY)) {
+		mem->events = n.oom_kills;
+		mem->peak = n.memory_peak;
+		mem->hit = n.oom_kills > 0 || n.memory_max > 0 ? 1
+			   : n.oom_kills < 0		       ? -1
+							       : 0;
+	}
+	if (cgroup_tier(CG_PIDS)) {
+		pids->events = n.pids_max;
+		pids->peak = n.pids_peak;
+		pids->hit = n.pids_max > 0 ? 1 : n.pids_max < 0 ? -1 : 0;
+	}
+	cgroup_remove();
+}
+
+/*
+ * After it: each limit says whether the box hit it, as far as polexec can
+ * see, and the box's cgroups are gone (with whatever still ran in them).
+ */
+void limits_finish(int status, const struct rusage *ru)
+{
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+
+	if (!L.spec || !L.spec->present)
+		return;
+	cg_collect();
+	L.lim[POLBIN_LIM_WALL].hit = L.wall_hit;
+	if (is_set(POLBIN_LIM_CPU)) {
+		uint64_t used =
+		    (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
+			1000 +
+		    (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) /
+			1000;
+
+		L.lim[POLBIN_LIM_CPU].hit =
+		    sig == SIGXCPU || (sig == SIGKILL && !L.wall_hit &&
+				       L.lim[POLBIN_LIM_MEMORY].hit != 1 &&
+				       used >= L.lim[POLBIN_LIM_CPU].applied);
+	}
+	if (is_set(POLBIN_LIM_FSIZE) && sig == SIGXFSZ)
+		L.lim[POLBIN_LIM_FSIZE].hit = 1;
+}
+
+/* The die hook: a refusal after the cgroups were made leaves none behind. */
+void limits_abort(void)
+{
+	cgroup_remove();
+}
+
+/* --- the record ---------------------------------------------------------- */
+
+/*
+ * `"limits":{"mode":..., NAME:{"max":N, "tier":..., "status":...,
+ * "on_exceed":..., "hit":true|false|null, ...}, ...},` followed by a
+ * newline; nothing for an artifact without limits.
+ * Strings are fixed words of this file, and a reason that may carry a
+ * path from the host is not included.
+ */
+void limits_record(struct text *t)
+{
+	int i;
+
+	if (!L.spec || !L.spec->present)
+		return;
+	text_add(t, "\"limits\":{\"mode\":\"%s\"",
+		 !(L.spec->flags & POLBIN_LIMITS_F_STATED) ? "default"
+		 : L.spec->flags & POLBIN_LIMITS_F_REQUIRE ? "require"
+							   : "best_effort");
+	for (i = 0; i < POLBIN_LIM_COUNT; i++) {
+		const struct lim *m = &L.lim[i];
+
+		if (!is_set(i))
+			continue;
+		text_add(t, ",\n  \"%s\":{\"max\":%llu,\"tier\":\"%s\"",
+			 lim_name[i], (unsigned long long)L.spec->value[i],
+			 m->tier ? m->tier : "none");
+		if (m->applied && m->applied != L.spec->value[i])
+			text_add(t, ",\"applied\":%llu",
+				 (unsigned long long)m->applied);
+		if (m->degraded)
+			text_add(t, ",\"status\":\"degraded(%s)\"",
+				 m->degraded);
+		else
+			text_add(t, ",\"status\":\"enforced\"");
+		if (m->on_exceed)
+			text_add(t, ",\"on_exceed\":\"%s\"", m->on_exceed);
+		if (i != POLBIN_LIM_GRACE)
+			text_add(t, ",\"hit\":%s",
+				 m->hit > 0    ? "true"
+				 : m->hit == 0 ? "false"
+					       : "null");
+		if ((i == POLBIN_LIM_MEMORY || i == POLBIN_LIM_PIDS) &&
+		    m->tier && !strncmp(m->tier, "cgroup", 6)) {
+			if (m->events >= 0)
+				text_add(t, ",\"%s\":%lld",
+					 i == POLBIN_LIM_MEMORY
+					     ? "oom_kills"
+					     : "refused_forks",
+					 m->events);
+			if (m->peak >= 0)
+				text_add(t, ",\"peak\":%lld", m->peak);
+		}
+		text_add(t, "}");
+	}
+	text_add(t, "},\n");
 }

@@ -29,7 +29,11 @@
  * dropped them, and the seccomp companion rules refuse netlink sockets
  * other than NETLINK_ROUTE.
  */
-#include "polexec.h"
+#include "net.h"
+#include "boxns.h"
+#include "nfnl.h"
+#include "pasta.h"
+#include "protect.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,12 +43,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
-#include <stdarg.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,18 +63,15 @@ struct pinned {
 
 static struct {
 	const struct net_spec *spec;
-	int pasta; /* pasta runs, on a pair the helper made */
 	struct pinned *pin;
 	struct nfnl_batch batch;
 	char *hosts, *resolv; /* the box's /etc/hosts and resolv.conf */
 	int userfd, netfd, nlfd;
 	pid_t pasta_pid;
-	char **blocked;
-	uint32_t nblocked;
-	int blocked_read;      /* -1 failed, 1 read */
+	struct text blocked; /* "ADDR:PORT/PROTO" JSON strings, comma-joined */
+	int blocked_read;    /* -1 failed, 1 read */
 	uint32_t full4, full6; /* elements read from blocked4, blocked6 */
-	char *record;
-} N = {.userfd = -1, .netfd = -1, .nlfd = -1, .blocked_read = 0};
+} N = {.userfd = -1, .netfd = -1, .nlfd = -1};
 
 static const char *const pasta_paths[] = {"/usr/bin/pasta",
 					  "/usr/local/bin/pasta"};
@@ -107,8 +104,7 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	}
 	l->tier = TIER_ENFORCED;
 	boxns_want(BOXNS_NET);
-	N.pasta = s->mode == POLBIN_NET_FILTERED || s->nloopback > 0;
-	if (N.pasta) {
+	if (net_needs_pasta(s)) {
 		/* pasta joins a user and network namespace pair. */
 		boxns_want(BOXNS_USER | BOXNS_MOUNT);
 		if (!net_pasta_path())
@@ -268,7 +264,7 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 	const struct net_spec *s = &p->net;
 	uint32_t i;
 
-	if (!N.pasta)
+	if (!net_needs_pasta(s))
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
 	for (i = 0; i < s->nruntime; i++) {
@@ -322,7 +318,7 @@ static void make_pair(void)
 
 	if (pid < 0)
 		die_with_error("net: clone");
-	boxns_after_clone();
+	protect_after_clone();
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die_with_error("net: waitpid(helper)");
@@ -335,7 +331,7 @@ static void make_pair(void)
 
 void net_start(void)
 {
-	if (!N.pasta)
+	if (!N.spec || !net_needs_pasta(N.spec))
 		return;
 	make_pair();
 	N.pasta_pid = pasta_start(net_pasta_path(), N.spec, N.userfd, N.netfd);
@@ -398,26 +394,20 @@ void net_child_mounts(void)
 static void add_blocked(const uint8_t *key, void *arg)
 {
 	int v6 = *(int *)arg;
-	char a[INET6_ADDRSTRLEN], line[INET6_ADDRSTRLEN + 24];
+	char a[INET6_ADDRSTRLEN];
 	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
-	char **nb;
 
 	if (v6)
 		N.full6++;
 	else
 		N.full4++;
 	inet_ntop(v6 ? AF_INET6 : AF_INET, key, a, sizeof(a));
-	snprintf(line, sizeof(line), "%s%s%s:%u/%s", v6 ? "[" : "", a,
-		 v6 ? "]" : "", (unsigned)port[0] << 8 | port[1],
+	text_add(&N.blocked, "%s\"%s%s%s:%u/%s\"", N.blocked.len ? "," : "",
+		 v6 ? "[" : "", a, v6 ? "]" : "",
+		 (unsigned)port[0] << 8 | port[1],
 		 proto[0] == 6	  ? "tcp"
 		 : proto[0] == 17 ? "udp"
 				  : "?");
-	nb = realloc(N.blocked, (N.nblocked + 1) * sizeof(*nb));
-	if (!nb)
-		return;
-	N.blocked = nb;
-	N.blocked[N.nblocked] = xstrndup(line, strlen(line));
-	N.nblocked++;
 }
 
 void net_finish(void)
@@ -430,10 +420,10 @@ void net_finish(void)
 				  add_blocked, &v4) < 0 ||
 		    nfnl_dump_set(N.nlfd, "blocked6", POLBIN_NFT_KEY6_LEN,
 				  add_blocked, &v6) < 0) {
-			fprintf(stderr,
-				"polexec: net: read the blocked destinations: "
-				"%s\n",
-				strerror(errno));
+			out(STDERR_FILENO,
+			    "polexec: net: read the blocked destinations: "
+			    "%s\n",
+			    strerror(errno));
 			N.blocked_read = -1;
 		}
 	}
@@ -448,84 +438,53 @@ void net_abort(void)
 	N.pasta_pid = 0;
 }
 
-/* --- the record ------------------------------------------------------------
- */
+/* --- the record ------------------------------------------------------- */
 
-static void cat(char **s, size_t *len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void cat(char **s, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *ns;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	ns = realloc(*s, *len + (size_t)n + 1);
-	if (!ns)
-		die_oom();
-	va_start(ap, fmt);
-	vsnprintf(ns + *len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	*s = ns;
-	*len += (size_t)n;
-}
-
-const char *net_record(int refused)
+void net_record(struct text *t, int refused)
 {
 	const struct net_spec *s = N.spec;
-	size_t len = 0;
 	uint32_t i, j;
 
-	free(N.record);
-	N.record = NULL;
 	if (!s || !s->present) {
-		cat(&N.record, &len,
-		    ",\"mode\":\"host\",\"egress\":\"not contained\"");
-		return N.record;
+		text_add(t, ",\"mode\":\"host\",\"egress\":\"not contained\"");
+		return;
 	}
-	cat(&N.record, &len, ",\"mode\":\"%s\",\"egress\":\"%s\"",
-	    s->mode == POLBIN_NET_FILTERED ? "filtered" : "none",
-	    s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
-	    : s->nloopback		   ? "loopback ports via pasta"
-					   : "none");
-	cat(&N.record, &len, ",\"loopback\":[");
+	text_add(t, ",\"mode\":\"%s\",\"egress\":\"%s\"",
+		 s->mode == POLBIN_NET_FILTERED ? "filtered" : "none",
+		 s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
+		 : s->nloopback			? "loopback ports via pasta"
+						: "none");
+	text_add(t, ",\"loopback\":[");
 	for (i = 0; i < s->nloopback; i++)
-		cat(&N.record, &len, i ? ",\"%u-%u\"" : "\"%u-%u\"",
-		    s->loopback[i][0], s->loopback[i][1]);
-	cat(&N.record, &len, "]");
+		text_add(t, i ? ",\"%u-%u\"" : "\"%u-%u\"", s->loopback[i][0],
+			 s->loopback[i][1]);
+	text_add(t, "]");
 	if (refused || !N.pin)
-		return N.record;
-	cat(&N.record, &len, ",\"pinned\":[");
+		return;
+	text_add(t, ",\"pinned\":[");
 	for (i = 0; i < s->nruntime; i++) {
-		cat(&N.record, &len, "%s{\"entry\":\"%s\"", i ? "," : "",
-		    s->rt[i].name);
-		cat(&N.record, &len, ",\"addresses\":[");
+		text_add(t, "%s{\"entry\":\"%s\",\"addresses\":[", i ? "," : "",
+			 s->rt[i].name);
 		for (j = 0; j < N.pin[i].n; j++) {
 			char a[INET6_ADDRSTRLEN];
 
 			inet_ntop(N.pin[i].a[j].family, N.pin[i].a[j].a, a,
 				  sizeof(a));
-			cat(&N.record, &len, j ? ",\"%s\"" : "\"%s\"", a);
+			text_add(t, j ? ",\"%s\"" : "\"%s\"", a);
 		}
-		cat(&N.record, &len, "]}");
+		text_add(t, "]}");
 	}
-	cat(&N.record, &len, "]");
+	text_add(t, "]");
 	if (s->mode != POLBIN_NET_FILTERED)
-		return N.record;
-	cat(&N.record, &len, ",\"blocked\":[");
-	for (i = 0; i < N.nblocked; i++)
-		cat(&N.record, &len, i ? ",\"%s\"" : "\"%s\"", N.blocked[i]);
+		return;
 	/* A full evidence set takes no more: the list may then be short. */
-	cat(&N.record, &len, "],\"blocked_read\":%s,\"blocked_complete\":%s",
-	    N.blocked_read == 1 ? "true" : "false",
-	    N.blocked_read == 1 && N.full4 < POLBIN_NFT_BLOCKED_SIZE &&
-		    N.full6 < POLBIN_NFT_BLOCKED_SIZE
-		? "true"
-		: "false");
-	return N.record;
+	text_add(t,
+		 ",\"blocked\":[%.*s],\"blocked_read\":%s,"
+		 "\"blocked_complete\":%s",
+		 (int)N.blocked.len, N.blocked.s ? N.blocked.s : "",
+		 N.blocked_read == 1 ? "true" : "false",
+		 N.blocked_read == 1 && N.full4 < POLBIN_NFT_BLOCKED_SIZE &&
+			 N.full6 < POLBIN_NFT_BLOCKED_SIZE
+		     ? "true"
+		     : "false");
 }

@@ -10,7 +10,9 @@
  * rely on: that each message lies inside the section, is an nf_tables
  * message of a kind the contract names, and carries the flags it says.
  */
-#include "polexec.h"
+#include "nfnl.h"
+#include "artifact.h"
+#include "util.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -29,20 +31,16 @@
 
 static const char *msg_name(uint16_t type)
 {
-	switch (type & 0xff) {
-	case NFT_MSG_NEWTABLE:
-		return "NEWTABLE";
-	case NFT_MSG_NEWCHAIN:
-		return "NEWCHAIN";
-	case NFT_MSG_NEWSET:
-		return "NEWSET";
-	case NFT_MSG_NEWSETELEM:
-		return "NEWSETELEM";
-	case NFT_MSG_NEWRULE:
-		return "NEWRULE";
-	default:
-		return "?";
-	}
+	static const char *const names[NFT_MSG_MAX] = {
+	    [NFT_MSG_NEWTABLE] = "NEWTABLE",
+	    [NFT_MSG_NEWCHAIN] = "NEWCHAIN",
+	    [NFT_MSG_NEWSET] = "NEWSET",
+	    [NFT_MSG_NEWSETELEM] = "NEWSETELEM",
+	    [NFT_MSG_NEWRULE] = "NEWRULE",
+	};
+	unsigned t = type & 0xff;
+
+	return t < NFT_MSG_MAX && names[t] ? names[t] : "?";
 }
 
 int nfnl_validate(const uint8_t *b, size_t len, uint32_t *nmsgs, char *why,
@@ -248,6 +246,44 @@ static const char *seq_name(const struct nfnl_batch *b, uint32_t seq)
 	return "?";
 }
 
+/* The kernel's answers on a socket, read into buf. */
+struct answers {
+	uint8_t *buf;
+	size_t size, len, off;
+};
+
+/*
+ * The next message of the kernel's answers, checked to lie inside what
+ * recv() returned; NULL with errno when reading fails (EBADMSG: a
+ * message that does not fit, EPIPE: the socket has nothing more).
+ */
+static const struct nlmsghdr *next_answer(int fd, struct answers *a)
+{
+	const struct nlmsghdr *h;
+
+	while (a->len - a->off < NLMSG_HDRLEN) {
+		ssize_t n = recv(fd, a->buf, a->size, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			errno = n == 0 ? EPIPE : errno;
+			return NULL;
+		}
+		a->len = (size_t)n;
+		a->off = 0;
+	}
+	h = (const struct nlmsghdr *)(const void *)(a->buf + a->off);
+	if (h->nlmsg_len < NLMSG_HDRLEN || h->nlmsg_len > a->len - a->off) {
+		errno = EBADMSG;
+		return NULL;
+	}
+	a->off += NLMSG_ALIGN(h->nlmsg_len);
+	if (a->off > a->len)
+		a->off = a->len;
+	return h;
+}
+
 /*
  * In the helper (no allocation): sends the batch and reads one ack per
  * message that asked for one. Any error ends the helper with a message
@@ -256,6 +292,7 @@ static const char *seq_name(const struct nfnl_batch *b, uint32_t seq)
 void nfnl_batch_send(int fd, const struct nfnl_batch *b)
 {
 	static uint8_t buf[16384] __attribute__((aligned(4)));
+	struct answers a = {buf, sizeof(buf), 0, 0};
 	uint32_t acked = 0, want = b->last_seq - b->first_seq;
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 
@@ -263,37 +300,26 @@ void nfnl_batch_send(int fd, const struct nfnl_batch *b)
 	    (ssize_t)b->len)
 		die_with_error("net: nft: send the table (%zu bytes)", b->len);
 	while (acked < want) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		size_t off = 0;
+		const struct nlmsghdr *h = next_answer(fd, &a);
+		const struct nlmsgerr *e;
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (!h && errno == EBADMSG)
+			die("net: nft: malformed answer");
+		if (!h)
 			die_with_error("net: nft: read the kernel's answer");
+		if (h->nlmsg_type != NLMSG_ERROR)
+			continue;
+		if (h->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
+			die("net: nft: short ack");
+		e = (const struct nlmsgerr *)NLMSG_DATA(h);
+		if (e->error) {
+			errno = -e->error;
+			die_with_error("net: nft: the kernel refused message "
+				       "%u (%s) of the table",
+				       h->nlmsg_seq - b->first_seq,
+				       seq_name(b, h->nlmsg_seq));
 		}
-		while ((size_t)n - off >= NLMSG_HDRLEN) {
-			struct nlmsghdr *h = (struct nlmsghdr *)(buf + off);
-			struct nlmsgerr *e;
-
-			if (h->nlmsg_len < NLMSG_HDRLEN ||
-			    h->nlmsg_len > (size_t)n - off)
-				die("net: nft: malformed answer");
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				if (h->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
-					die("net: nft: short ack");
-				e = (struct nlmsgerr *)NLMSG_DATA(h);
-				if (e->error) {
-					errno = -e->error;
-					die_with_error(
-					    "net: nft: the kernel refused "
-					    "message %u (%s) of the table",
-					    h->nlmsg_seq - b->first_seq,
-					    seq_name(b, h->nlmsg_seq));
-				}
-				acked++;
-			}
-			off += NLMSG_ALIGN(h->nlmsg_len);
-		}
+		acked++;
 	}
 }
 
@@ -355,6 +381,7 @@ int nfnl_dump_set(int fd, const char *set, size_t keylen,
 		  void (*fn)(const uint8_t *key, void *arg), void *arg)
 {
 	static uint8_t buf[65536] __attribute__((aligned(4)));
+	struct answers a = {buf, sizeof(buf), 0, 0};
 	struct nfnl_batch q;
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	uint32_t seq;
@@ -375,42 +402,27 @@ int nfnl_dump_set(int fd, const char *set, size_t keylen,
 	}
 	free(q.buf);
 	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		size_t off = 0;
+		const struct nlmsghdr *h = next_answer(fd, &a);
+		const size_t hl = NLMSG_HDRLEN + sizeof(struct nfgenmsg);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (!h)
 			return -1;
-		}
-		while ((size_t)n - off >= NLMSG_HDRLEN) {
-			struct nlmsghdr *h = (struct nlmsghdr *)(buf + off);
-			size_t hl = NLMSG_HDRLEN + sizeof(struct nfgenmsg);
+		if (h->nlmsg_seq != seq)
+			continue; /* a late ack of the batch: not ours */
+		if (h->nlmsg_type == NLMSG_DONE)
+			return 0;
+		if (h->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e =
+			    (const struct nlmsgerr *)NLMSG_DATA(h);
 
-			if (h->nlmsg_len < NLMSG_HDRLEN ||
-			    h->nlmsg_len > (size_t)n - off)
+			if (h->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
 				return -1;
-			if (h->nlmsg_seq != seq) {
-				/* a late ack of the batch: not ours */
-			} else if (h->nlmsg_type == NLMSG_DONE) {
-				return 0;
-			} else if (h->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e =
-				    (struct nlmsgerr *)NLMSG_DATA(h);
-
-				if (h->nlmsg_len >= NLMSG_HDRLEN + sizeof(*e)) {
-					errno = -e->error;
-					if (e->error == 0)
-						return 0;
-				}
-				return -1;
-			} else if (h->nlmsg_len >= hl &&
-				   dump_elems((uint8_t *)h + hl,
-					      h->nlmsg_len - hl, keylen, fn,
-					      arg) < 0) {
-				return -1;
-			}
-			off += NLMSG_ALIGN(h->nlmsg_len);
+			errno = -e->error;
+			return e->error == 0 ? 0 : -1;
 		}
+		if (h->nlmsg_len >= hl &&
+		    dump_elems((const uint8_t *)h + hl, h->nlmsg_len - hl,
+			       keylen, fn, arg) < 0)
+			return -1;
 	}
 }

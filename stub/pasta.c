@@ -18,8 +18,10 @@
  *   --runas 0          as root only: pasta would switch to nobody, who may
  *                      not join a pair that root's helper made
  */
-#include "polexec.h"
+#include "pasta.h"
+#include "boxns.h"
 #include "kernel.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>

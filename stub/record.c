@@ -20,114 +20,27 @@
  *              "ports":[{"access":"connect_tcp","lo":443,"hi":443}],
  *              "port_rules":N, "warnings":["..."]
  *    "limits":{"mode", NAME:{"max","tier","status","on_exceed","hit"}...}
- *              (limits_record.c, a run only),
+ *              (limits.c, a run only),
  *    "secrets":["NAME",...] (secrets.c),
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
  */
-#include "polexec.h"
-#include "sections.h"
+#include "record.h"
+#include "limits.h"
+#include "net.h"
+#include "secrets.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define RECORD_SCHEMA_VERSION 1
-/* Up to 1024 Landlock rules with bound paths of up to 4 KiB each. */
-#define RECORD_MAX (16u << 20)
-
-struct out {
-	char *s;
-	size_t len, cap;
-	int overflow;
-};
-
-static void put(struct out *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->s ? o->s + o->len : NULL, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n >= o->cap - o->len &&
-	    o->len + (size_t)n < RECORD_MAX) {
-		/* grow, then format again into the room now there */
-		size_t cap = (o->len + (size_t)n + 1) * 2;
-		char *s = realloc(o->s, cap < RECORD_MAX ? cap : RECORD_MAX);
-
-		if (!s) {
-			o->overflow = 1;
-			return;
-		}
-		o->s = s;
-		o->cap = cap < RECORD_MAX ? cap : RECORD_MAX;
-		va_start(ap, fmt);
-		n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
-		va_end(ap);
-	}
-	if (n < 0 || (size_t)n >= o->cap - o->len)
-		o->overflow = 1;
-	else
-		o->len += (size_t)n;
-}
-
-/* A JSON string: quotes and backslashes escaped, control chars dropped. */
-/* A JSON string: control characters dropped, and bytes that are not
- * well-formed UTF-8 (or C1 controls) replaced, so the record always
- * parses whatever the artifact or the caller handed us. */
-static void put_str(struct out *o, const char *s)
-{
-	char *clean = s ? xstrndup(s, strlen(s)) : NULL;
-	const char *p;
-
-	if (clean)
-		strip_controls(clean);
-	put(o, "\"");
-	for (p = clean; p && *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '"' || c == '\\')
-			put(o, "\\%c", c);
-		else
-			put(o, "%c", c);
-	}
-	put(o, "\"");
-	free(clean);
-}
-
-uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
-		die_with_error("clock: clock_gettime(CLOCK_MONOTONIC)");
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-const char *layer_name(enum layer l)
-{
-	static const char *const names[LAYER_COUNT] = {
-	    [LAYER_SECCOMP] = "seccomp", [LAYER_LANDLOCK] = "landlock",
-	    [LAYER_NET] = "net",	 [LAYER_LIMITS] = "limits",
-	    [LAYER_ENV] = "env",
-	};
-
-	return names[l];
-}
 
 void record_open(struct record *r, const char *path)
 {
@@ -138,19 +51,19 @@ void record_open(struct record *r, const char *path)
 		die_with_error("record: open %s", path);
 }
 
-static void put_policy(struct out *o, const struct policy *p)
+static void put_policy(struct text *o, const struct policy *p)
 {
-	put(o, "\"policy\":{\"name\":");
-	put_str(o, p ? p->name : NULL);
-	put(o, ",\"source_sha256\":");
-	put_str(o, p ? p->source_sha256 : NULL);
-	put(o, ",\"ir_sha256\":");
-	put_str(o, p ? p->ir_sha256 : NULL);
-	put(o, ",\"compiler\":");
-	put_str(o, p ? p->compiler : NULL);
-	put(o, ",\"artifact_sha256\":");
-	put_str(o, p ? p->artifact_sha256 : NULL);
-	put(o, "},\n");
+	text_add(o, "\"policy\":{\"name\":");
+	text_json(o, p ? p->name : NULL);
+	text_add(o, ",\"source_sha256\":");
+	text_json(o, p ? p->source_sha256 : NULL);
+	text_add(o, ",\"ir_sha256\":");
+	text_json(o, p ? p->ir_sha256 : NULL);
+	text_add(o, ",\"compiler\":");
+	text_json(o, p ? p->compiler : NULL);
+	text_add(o, ",\"artifact_sha256\":");
+	text_json(o, p ? p->artifact_sha256 : NULL);
+	text_add(o, "},\n");
 }
 
 /* Names for the record; numbers past this table print as "SIG?". */
@@ -181,116 +94,117 @@ static const char *signal_name(int sig)
 }
 
 /* A JSON array of the names of bits. */
-static void put_bits(struct out *o, uint64_t bits, const char *const *names,
+static void put_bits(struct text *o, uint64_t bits, const char *const *names,
 		     unsigned n)
 {
 	const char *sep = "";
 	unsigned i;
 
-	put(o, "[");
+	text_add(o, "[");
 	for (i = 0; i < n; i++) {
 		if (bits & (1ull << i)) {
-			put(o, "%s", sep);
-			put_str(o, names[i]);
+			text_add(o, "%s", sep);
+			text_json(o, names[i]);
 			sep = ",";
 		}
 	}
-	put(o, "]");
+	text_add(o, "]");
 }
 
-static void put_ll_sets(struct out *o, const char *key, uint64_t fs,
+static void put_ll_sets(struct text *o, const char *key, uint64_t fs,
 			uint64_t net, uint64_t scoped)
 {
-	put(o, ",\"%s\":{\"fs\":", key);
+	text_add(o, ",\"%s\":{\"fs\":", key);
 	put_bits(o, fs, ll_fs_names, 16);
-	put(o, ",\"net\":");
+	text_add(o, ",\"net\":");
 	put_bits(o, net, ll_net_names, 2);
-	put(o, ",\"scoped\":");
+	text_add(o, ",\"scoped\":");
 	put_bits(o, scoped, ll_scope_names, 2);
-	put(o, "}");
+	text_add(o, "}");
 }
 
 /* What the Landlock layer installed: the rules as bound, what was not. */
-static void put_landlock(struct out *o, const struct ll_spec *l,
+static void put_landlock(struct text *o, const struct ll_spec *l,
 			 const struct ll_run *run)
 {
 	uint32_t i;
 
-	put(o, ",\"abi\":%d,\"requires\":{\"abi\":%u,\"mode\":\"%s\"}",
-	    run->abi, l->abi_min,
-	    l->mode == POLBIN_LL_REQUIRE ? "require" : "best_effort");
+	text_add(o, ",\"abi\":%d,\"requires\":{\"abi\":%u,\"mode\":\"%s\"}",
+		 run->abi, l->abi_min,
+		 l->mode == POLBIN_LL_REQUIRE ? "require" : "best_effort");
 	put_ll_sets(o, "handled", run->fs, run->net, run->scoped);
 	put_ll_sets(o, "dropped", run->dropped_fs, run->dropped_net,
 		    run->dropped_scoped);
-	put(o, ",\n \"rules\":[");
+	text_add(o, ",\n \"rules\":[");
 	for (i = 0; i < l->nfs; i++) {
 		const struct ll_rule *r = &l->fs[i];
 
-		put(o, "%s{\"path\":", i ? ",\n  " : "");
-		put_str(o, r->path);
-		put(o, ",\"bound\":");
-		put_str(o, r->bound);
+		text_add(o, "%s{\"path\":", i ? ",\n  " : "");
+		text_json(o, r->path);
+		text_add(o, ",\"bound\":");
+		text_json(o, r->bound);
 		if (r->skipped) {
-			put(o, ",\"skipped\":");
-			put_str(o, r->skipped);
+			text_add(o, ",\"skipped\":");
+			text_json(o, r->skipped);
 		} else {
-			put(o, ",\"rights\":");
+			text_add(o, ",\"rights\":");
 			put_bits(o, r->installed, ll_fs_names, 16);
 		}
-		put(o, "}");
+		text_add(o, "}");
 	}
-	put(o, "],\n \"ports\":[");
+	text_add(o, "],\n \"ports\":[");
 	for (i = 0; i < l->nports; i++) {
 		const struct ll_range *p = &l->ports[i];
 
-		put(o, "%s{\"access\":\"%s\",\"lo\":%u,\"hi\":%u%s}",
+		text_add(
+		    o, "%s{\"access\":\"%s\",\"lo\":%u,\"hi\":%u%s}",
 		    i ? "," : "", ll_net_names[p->access - 1], p->lo, p->hi,
 		    p->access & run->net ? "" : ",\"skipped\":\"dropped\"");
 	}
-	put(o, "],\"port_rules\":%u,\"warnings\":[", run->nports);
+	text_add(o, "],\"port_rules\":%u,\"warnings\":[", run->nports);
 	for (i = 0; i < run->nwarn; i++) {
-		put(o, "%s", i ? "," : "");
-		put_str(o, run->warn[i]);
+		text_add(o, "%s", i ? "," : "");
+		text_json(o, run->warn[i]);
 	}
-	put(o, "]");
+	text_add(o, "]");
 }
 
 /* A refused run enforced nothing: every layer is then "off". */
-static void put_layers(struct out *o, const struct record *r, int refused)
+static void put_layers(struct text *o, const struct record *r, int refused)
 {
 	int l;
 
-	put(o, "\"layers\":{");
+	text_add(o, "\"layers\":{");
 	for (l = 0; l < LAYER_COUNT; l++) {
 		struct layer_state s = r->layers[l];
 
 		if (refused)
 			s.tier = TIER_OFF;
-		put(o, "%s\"%s\":{\"tier\":", l ? "," : "",
-		    layer_name((enum layer)l));
+		text_add(o, "%s\"%s\":{\"tier\":", l ? "," : "",
+			 layer_name((enum layer)l));
 		if (s.tier == TIER_ENFORCED) {
-			put(o, "\"enforced\"");
+			text_add(o, "\"enforced\"");
 		} else if (s.tier == TIER_DEGRADED) {
 			/* "degraded(reason)", as the brief spells it */
 			char t[300];
 
 			snprintf(t, sizeof(t), "degraded(%s)",
 				 s.reason ? s.reason : "");
-			put_str(o, t);
+			text_json(o, t);
 		} else {
-			put(o, "\"off\"");
+			text_add(o, "\"off\"");
 		}
 		if (l == LAYER_NET)
-			put(o, "%s", net_record(refused));
+			net_record(o, refused);
 		if (l == LAYER_LANDLOCK && s.tier != TIER_OFF && r->ll &&
 		    r->policy)
 			put_landlock(o, &r->policy->ll, r->ll);
-		put(o, "}");
+		text_add(o, "}");
 	}
-	put(o, "},\n");
+	text_add(o, "},\n");
 }
 
-static int write_out(struct record *r, struct out *o)
+static int write_out(struct record *r, struct text *o)
 {
 	size_t done = 0;
 
@@ -313,84 +227,78 @@ static int write_out(struct record *r, struct out *o)
 	return 0;
 }
 
-/* The limits' tiers and hits (limits_record.c), secrets' names (secrets.c). */
-static void put_extra(struct out *o, int refused)
+static void put_common(struct text *o, const struct record *r, int refused)
 {
-	char buf[4096];
-
-	if (limits_record(buf, sizeof(buf), refused))
-		put(o, "%s", buf);
-	if (secrets_record(buf, sizeof(buf), refused))
-		put(o, "%s", buf);
-}
-
-static void put_common(struct out *o, const struct record *r, int refused)
-{
-	put(o, "{\"schema_version\":%d,\n\"polexec\":", RECORD_SCHEMA_VERSION);
-	put_str(o, POLC_VERSION);
-	put(o, ",\n\"command\":");
-	put_str(o, r->command);
-	put(o, ",\n");
+	text_add(
+	    o, "{\"schema_version\":%d,\n\"polexec\":", RECORD_SCHEMA_VERSION);
+	text_json(o, POLC_VERSION);
+	text_add(o, ",\n\"command\":");
+	text_json(o, r->command);
+	text_add(o, ",\n");
 	put_policy(o, r->policy);
 	put_layers(o, r, refused);
-	put_extra(o, refused);
+	if (!refused) {
+		limits_record(o);  /* the limits' tiers and hits */
+		secrets_record(o); /* the secrets' names */
+	}
 }
 
-static void put_duration(struct out *o, const struct record *r)
+static void put_duration(struct text *o, const struct record *r)
 {
 	uint64_t ns = monotonic_ns() - r->start_ns;
 
-	put(o, "\"duration_ms\":%llu.%03llu}\n",
-	    (unsigned long long)(ns / 1000000),
-	    (unsigned long long)(ns / 1000 % 1000));
+	text_add(o, "\"duration_ms\":%llu.%03llu}\n",
+		 (unsigned long long)(ns / 1000000),
+		 (unsigned long long)(ns / 1000 % 1000));
 }
 
-int record_finish(struct record *r, int status, int exit_code)
+int record_finish(struct record *r, int status)
 {
-	static struct out o;
+	static struct text o;
+	int code =
+	    WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 
 	if (r->fd < 0)
-		return 0;
-	o.len = 0;
+		return code;
 	put_common(&o, r, 0);
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
-		put(&o,
-		    "\"outcome\":\"signaled\",\"exit_status\":null,"
-		    "\"signal\":%d,\"signal_name\":",
-		    sig);
-		put_str(&o, signal_name(sig));
+		text_add(&o,
+			 "\"outcome\":\"signaled\",\"exit_status\":null,"
+			 "\"signal\":%d,\"signal_name\":",
+			 sig);
+		text_json(&o, signal_name(sig));
 	} else {
-		put(&o,
-		    "\"outcome\":\"exited\",\"exit_status\":%d,"
-		    "\"signal\":null,\"signal_name\":null",
-		    WEXITSTATUS(status));
+		text_add(&o,
+			 "\"outcome\":\"exited\",\"exit_status\":%d,"
+			 "\"signal\":null,\"signal_name\":null",
+			 WEXITSTATUS(status));
 	}
-	put(&o, ",\"exit_code\":%d,\n", exit_code);
+	text_add(&o, ",\"exit_code\":%d,\n", code);
 	put_duration(&o, r);
-	return write_out(r, &o);
+	/* The command already ran: report, keep its status. */
+	if (write_out(r, &o) < 0)
+		out(STDERR_FILENO, "polexec: record: write: %s\n",
+		    strerror(errno));
+	return code;
 }
 
 void record_refused(struct record *r, const char *reason)
 {
-	static struct out o;
+	static struct text o;
 
 	if (r->fd < 0)
 		return;
-	o.len = 0;
 	put_common(&o, r, 1);
-	put(&o,
-	    "\"outcome\":\"refused\",\"exit_status\":null,\"signal\":null,"
-	    "\"signal_name\":null,\"exit_code\":%d,\"reason\":",
-	    POLEXEC_EXIT_REFUSED);
-	put_str(&o, reason);
-	put(&o, ",\n");
+	text_add(&o,
+		 "\"outcome\":\"refused\",\"exit_status\":null,\"signal\":null,"
+		 "\"signal_name\":null,\"exit_code\":%d,\"reason\":",
+		 POLEXEC_EXIT_REFUSED);
+	text_json(&o, reason);
+	text_add(&o, ",\n");
 	put_duration(&o, r);
-	if (write_out(r, &o) < 0) {
-		/* We are already refusing; say so, the exit code stands. */
-		char line[] = "polexec: record: could not write the record\n";
-
-		if (write(STDERR_FILENO, line, sizeof(line) - 1) < 0)
-			errno = 0;
-	}
+	/* We are already refusing; say so, the exit code stands. */
+	if (write_out(r, &o) < 0)
+		out(STDERR_FILENO,
+		    "polexec: record: could not write the record\n");
 }

@@ -30,7 +30,8 @@
  * The host sees nothing of it: the mounts are private to the box's mount
  * namespace, and what the tmpfs covers is hidden in the box only.
  */
-#include "polexec.h"
+#include "secrets.h"
+#include "boxns.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -210,8 +211,8 @@ void secrets_prepare(const struct policy *p, const struct vars *vars)
 		if (e->kind != ENV_SECRET)
 			continue;
 		f->name = e->name;
-		src = env_bind_text(vars, e->value, e->name);
-		f->dest = env_bind_text(vars, e->dest, e->name);
+		src = vars_bind(vars, "", e->value, "", e->name);
+		f->dest = vars_bind(vars, "", e->dest, "", e->name);
 		check_dest(f->name, f->dest);
 		for (j = 0; j < S.nfiles; j++)
 			if (strcmp(S.files[j].dest, f->dest) == 0 ||
@@ -384,24 +385,14 @@ void secrets_child_allow(const struct ll_run *ll)
 }
 
 /* `"secrets":["NAME",...],` or nothing; names are identifiers. */
-size_t secrets_record(char *buf, size_t len, int refused)
+void secrets_record(struct text *t)
 {
-	size_t used = 0;
 	uint32_t i;
-	int n;
 
-	if (!S.nfiles || refused || len < 32)
-		return 0;
-	used = (size_t)snprintf(buf, len, "\"secrets\":[");
-	for (i = 0; i < S.nfiles; i++) {
-		n = snprintf(buf + used, len - used, "%s\"%s\"", i ? "," : "",
-			     S.files[i].name);
-		if (n < 0 || (size_t)n >= len - used - 4) {
-			buf[used] = '\0';
-			break;
-		}
-		used += (size_t)n;
-	}
-	used += (size_t)snprintf(buf + used, len - used, "],\n");
-	return used;
+	if (!S.nfiles)
+		return;
+	text_add(t, "\"secrets\":[");
+	for (i = 0; i < S.nfiles; i++)
+		text_add(t, "%s\"%s\"", i ? "," : "", S.files[i].name);
+	text_add(t, "],\n");
 }

@@ -4,22 +4,21 @@
 # musl-gcc does not see the kernel headers, so it gets an include folder of
 # its own holding links to them; the stub uses only the uapi headers there.
 
-POLEXEC_SRCS += stub/polexec.c stub/artifact.c stub/env.c stub/child.c \
-                stub/landlock.c stub/record.c stub/doctor.c stub/util.c \
-                stub/names.c \
-                stub/limits.c stub/limits_cgfs.c stub/limits_cgroup.c \
-                stub/limits_rlimit.c stub/limits_run.c stub/limits_record.c \
-                stub/limits_doctor.c stub/secrets.c stub/boxns.c stub/tiers.c \
-                stub/net.c stub/pasta.c stub/nfnl.c \
+# In the order polexec runs them (stub/polexec.c), then the helpers.
+POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
+                stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
+                stub/env.c stub/secrets.c stub/net.c stub/run.c \
+                stub/child.c stub/doctor.c \
+                stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
+                stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c
-POLEXEC_HDRS := stub/polexec.h stub/limits_int.h stub/kernel.h \
-                stub/landlock_compat.h artifact/polbin.h artifact/sections.h \
+POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
                 artifact/sha256.h
 
 MUSL_INC := $(B)/musl-include
 POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Os -static -s \
                   -ffunction-sections -fdata-sections -Wl,--gc-sections \
-                  -fno-asynchronous-unwind-tables \
+                  -fno-asynchronous-unwind-tables -DPOLEXEC_OWN_LIBC \
                   -DPOLC_VERSION='"$(VERSION)"' -Iartifact -isystem $(MUSL_INC)
 
 $(MUSL_INC)/.stamp:
@@ -55,6 +54,12 @@ $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 
 CHECKS += tests/leak/run.sh
 
+# Where polexec's bytes go: per object and per symbol (issue 15).
+bench-size: export POLEXEC_SRCS := $(POLEXEC_SRCS)
+bench-size: export POLEXEC_CFLAGS := $(POLEXEC_CFLAGS)
+bench-size: $(MUSL_INC)/.stamp
+	B=$(B) MUSLCC=$(MUSLCC) bench/polexec_size.sh
+
 bench-polexec: $(B)/polc $(B)/polexec
 	B=$(B) bench/polexec_startup.sh
 
@@ -62,4 +67,4 @@ bench-polexec: $(B)/polc $(B)/polexec
 bench-landlock: $(B)/polc $(B)/polexec
 	B=$(B) bench/landlock_startup.sh
 
-.PHONY: bench-polexec bench-landlock
+.PHONY: bench-polexec bench-landlock bench-size

@@ -4,11 +4,11 @@
  * to refuse. Every message is one line, "polexec: <phase>: <what>[: <errno>]".
  * In the parent, a refusal exits 125 and, when --record was given, leaves a
  * record saying why. The child shares the parent's memory until it execs
- * (CLONE_VM, see polexec.c), so die() always leaves through _exit: no stdio
+ * (CLONE_VM, see run.c), so die() always leaves through _exit: no stdio
  * buffer or atexit handler runs twice, and the child never writes the
  * parent's state. Only the process that set the hook runs it.
  */
-#include "polexec.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `polc build`: front end, IR, backends, translation validation, artifact.
- * Nothing is written unless every step succeeded; the artifact is written
- * to a temporary file and renamed, so a failed build never leaves a
- * half-written or stale-looking output behind.
+ * Nothing is written unless every step succeeded; the outputs are written
+ * by output.c's rule (a regular file replaced atomically, a device or FIFO
+ * written in place), so a failed build never leaves a half-written or
+ * stale-looking file behind. `-o -` writes the artifact to standard
+ * output.
  */
 #include "cli.h"
 #include "diag.h"
@@ -14,21 +16,36 @@
 #include "sections.h"
 #include "sema/sema.h"
 #include "sha256.h"
-#include "support/support.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct bytes {
 	uint8_t *p;
 	size_t len;
 };
+
+/* An output of the build: `-` is standard output, anything else a path
+ * written by the rule of output.c. Says what failed; returns 0 or -1. */
+static int write_output(const char *what, const char *path, const void *data,
+			size_t len)
+{
+	char err[256];
+	int rc;
+
+	if (!strcmp(path, "-"))
+		rc =
+		    output_write_fd(STDOUT_FILENO, data, len, err, sizeof(err));
+	else
+		rc = output_write(path, data, len, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "polc: %s %s: %s\n", what, path, err);
+	return rc;
+}
 
 static void meta_put(struct bytes *b, uint16_t key, const char *val, int *oom)
 {
@@ -160,19 +177,13 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 					"syscalls section\n");
 			goto out;
 		}
-		if (writefile_atomic(o->emit_bpf, s->data, s->len)) {
-			fprintf(stderr, "polc: --emit-bpf %s: %s\n",
-				o->emit_bpf, strerror(errno));
+		if (write_output("--emit-bpf", o->emit_bpf, s->data, s->len))
 			goto out;
-		}
 	}
 	if (polbin_writer_finish(w, &file, &flen))
 		goto oom;
-	if (writefile_atomic(out_path, file, flen)) {
-		fprintf(stderr, "polc: write %s: %s\n", out_path,
-			strerror(errno));
+	if (write_output("write", out_path, file, flen))
 		goto out;
-	}
 	rc = 0;
 	goto out;
 oom:

@@ -3,10 +3,12 @@
  * The commands of polc that are not a stage of their own: `polc build`
  * (build.c: policy source to a verified .polbin, through the semantic
  * pass, the backends and the artifact writer), `polc dump` (dump.c: an
- * artifact's sections in human form), and `polc import oci` / `polc
- * export oci` (oci_import.c, oci_export.c: OCI seccomp profiles, read and
- * written as runc reads them; docs/OCI.md). polc.c parses the command line
- * and runs them, the prover for `check` and `diff`, lang/ for `fmt`.
+ * artifact's sections in human form), `polc doctor` (doctor.c: the
+ * kernel features this machine offers polexec), and `polc import oci` /
+ * `polc export oci` (oci_import.c, oci_export.c: OCI seccomp profiles,
+ * read and written as runc reads them; docs/OCI.md). polc.c parses the
+ * command line and runs them, the prover for `check` and `diff`, lang/ for
+ * `fmt`. Every file any of them writes goes through output.c.
  */
 #ifndef POLC_CLI_H
 #define POLC_CLI_H
@@ -34,6 +36,31 @@ int build_policy(const struct build_opts *o);
 /* 0, or -1 with the reason in err (the artifact is refused). */
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen);
+
+/* ---- polc doctor (doctor.c) ----------------------------------------- */
+
+/*
+ * The kernel features polexec can use here, one probe per line; it needs
+ * no artifact, no privilege and no box. What one artifact needs is
+ * `polexec --doctor ARTIFACT`. 0, or -1 when writing failed.
+ */
+int doctor_report(FILE *out);
+
+/* ---- Output files (output.c; the rule: docs/OUTPUT.md) ---------------- */
+
+/*
+ * Write data to path: a regular file (or none) is replaced atomically by
+ * a temporary file in the same folder (fsync, rename); a character device
+ * or FIFO is written in place; a symbolic link, a folder, a block device
+ * or a socket is refused. Returns 0, or -1 with the reason (without the
+ * path) in err; a failure leaves what was there.
+ */
+int output_write(const char *path, const void *data, size_t len, char *err,
+		 size_t errlen);
+
+/* Write all of data to an open fd (standard output for `-o -`). */
+int output_write_fd(int fd, const void *data, size_t len, char *err,
+		    size_t errlen);
 
 /* ---- polc import oci (oci_import.c) -------------------------------- */
 

@@ -1,6 +1,7 @@
-# polc's command line: build, dump, import and export of OCI profiles, and
-# main() for every command.
+# polc's command line: build, dump, doctor, the output writer, import and
+# export of OCI profiles, and main() for every command.
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
+             $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o \
              $(B)/compiler/cli/oci.o $(B)/compiler/cli/oci_import.o \
              $(B)/compiler/cli/oci_export.o
 POLC_MAIN := $(B)/compiler/cli/polc.o

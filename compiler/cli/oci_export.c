@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NAMES_PER_LINE 6
 
@@ -317,10 +318,11 @@ int export_oci(const struct oci_export_opts *o)
 		goto out;
 	}
 	mem = NULL;
-	if (o->output ? writefile_atomic(o->output, text, len)
-		      : fwrite(text, 1, len, stdout) != len) {
+	if (!o->output || !strcmp(o->output, "-")
+		? output_write_fd(STDOUT_FILENO, text, len, err, sizeof(err))
+		: output_write(o->output, text, len, err, sizeof(err))) {
 		diag_error(&d, none, "export: %s: %s",
-			   o->output ? o->output : "stdout", strerror(errno));
+			   o->output ? o->output : "stdout", err);
 		goto out;
 	}
 	rc = 0;

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ARGS_MAX  16 /* conditions in one entry */
 #define ALTS_MAX  64 /* our rules for one libseccomp rule */
@@ -1777,6 +1778,23 @@ out:
 	return rc;
 }
 
+/* The policy to -o FILE by output.c's rule, or to stdout (none, or -). */
+static int _output(const char *path, const char *text, size_t len,
+		   struct diag *d)
+{
+	struct loc none = {0};
+	char err[256];
+	int rc =
+	    !path || !strcmp(path, "-")
+		? output_write_fd(STDOUT_FILENO, text, len, err, sizeof(err))
+		: output_write(path, text, len, err, sizeof(err));
+
+	if (rc)
+		diag_error(d, none, "import: %s: %s", path ? path : "stdout",
+			   err);
+	return rc;
+}
+
 int import_oci(const struct oci_import_opts *o)
 {
 	const struct src_file *src;
@@ -1792,12 +1810,8 @@ int import_oci(const struct oci_import_opts *o)
 	src = diag_load_file(&d, o->input, none);
 	if (src)
 		rc = import_oci_text(o, src, &d, &text, &len, stderr);
-	if (!rc && (o->output ? writefile_atomic(o->output, text, len)
-			      : fwrite(text, 1, len, stdout) != len)) {
-		diag_error(&d, none, "import: %s: %s",
-			   o->output ? o->output : "stdout", strerror(errno));
+	if (!rc && _output(o->output, text, len, &d))
 		rc = 2;
-	}
 	diag_print(&d, stderr);
 	diag_fini(&d);
 	free(text);

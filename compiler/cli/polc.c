@@ -22,8 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The standard library's folder, searched after -I and POLC_PATH. Absolute
+ * for the build tree's polc (the source tree's stdlib-policies); relative
+ * for an installed polc, and then relative to the folder the polc binary
+ * is in (/proc/self/exe), so an installed tree works wherever it was put,
+ * also under a DESTDIR. The Makefile sets it per build.
+ */
 #ifndef POLC_STDLIB_DIR
-#define POLC_STDLIB_DIR "/usr/local/share/polc/stdlib-policies"
+#define POLC_STDLIB_DIR "../share/polc/stdlib-policies"
 #endif
 
 #define MAX_SEARCH 64
@@ -41,6 +48,7 @@ static const char usage[] =
     "                       [--max-errors N] PROFILE.json\n"
     "       polc export oci [-I DIR]... [-o OUT.json] [--max-errors N] "
     "POLICY\n"
+    "       polc doctor\n"
     "       polc --help | --version\n"
     "\n"
     "  build   compile a policy into a verified artifact\n"
@@ -53,10 +61,11 @@ static const char usage[] =
     "          runc makes of it, for x86_64 (docs/OCI.md)\n"
     "  export  the syscalls layer of POLICY (.pol or .polbin) as an OCI\n"
     "          profile that runc decides as polc's program does\n"
+    "  doctor  the kernel features this machine offers polexec\n"
     "\n"
     "--max-errors N shows the first N errors (default 1000; 0: all).\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
-    "(colon-separated), then " POLC_STDLIB_DIR ".\n"
+    "(colon-separated), then the standard library (polc --version: where).\n"
     "Exit: 0 ok (check: within), 1 check: exceeds, 2 bad input or\n"
     "undecided, 3 compiler bug caught by validation.\n";
 
@@ -103,6 +112,31 @@ static int cmd_dump(int argc, char **argv)
 	return 0;
 }
 
+/* fmt -w: the layout into memory, then written back by output.c's rule
+ * (the file replaced atomically, its mode kept). */
+static int fmt_write_back(const struct ast_file *f, const char *path)
+{
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = 2;
+
+	if (!mem) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	if (ast_format(f, mem) == 0 && fclose(mem) == 0) {
+		if (output_write(path, text, len, err, sizeof(err)) == 0)
+			rc = 0;
+		else
+			fprintf(stderr, "polc: fmt: write %s: %s\n", path, err);
+	} else {
+		fputs("polc: fmt: out of memory\n", stderr);
+	}
+	free(text);
+	return rc;
+}
+
 static int cmd_fmt(int argc, char **argv)
 {
 	const struct src_file *src;
@@ -111,8 +145,6 @@ static int cmd_fmt(int argc, char **argv)
 	const char *path;
 	struct diag d;
 	int write_back = 0, rc = 2;
-	FILE *out = stdout;
-	char *tmp = NULL;
 
 	if (argc == 3 && !strcmp(argv[1], "-w"))
 		write_back = 1;
@@ -125,46 +157,43 @@ static int cmd_fmt(int argc, char **argv)
 	src = diag_load_file(&d, path, none);
 	if (!src || ast_parse(&d, src, &f))
 		goto out;
-	if (write_back) {
-		int fd;
-
-		if (asprintf(&tmp, "%s.fmt-XXXXXX", path) < 0) {
-			tmp = NULL;
-			goto out;
-		}
-		fd = mkstemp(tmp);
-		if (fd < 0 || !(out = fdopen(fd, "w"))) {
-			fprintf(stderr, "polc: fmt: %s: %s\n", tmp,
-				strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			out = NULL;
-			goto out;
-		}
-	}
-	if (ast_format(f, out) == 0 && fflush(out) == 0)
+	if (write_back)
+		rc = fmt_write_back(f, path);
+	else if (ast_format(f, stdout) == 0 && fflush(stdout) == 0)
 		rc = 0;
-	if (write_back) {
-		if (fclose(out) != 0)
-			rc = 2;
-		out = NULL;
-		if (rc == 0 && rename(tmp, path) != 0) {
-			fprintf(stderr, "polc: fmt: rename %s: %s\n", path,
-				strerror(errno));
-			rc = 2;
-		}
-	}
 out:
-	if (write_back && tmp) {
-		if (out)
-			fclose(out);
-		unlink(tmp); /* no-op after a successful rename */
-	}
-	free(tmp);
 	ast_file_destroy(&f);
 	diag_print(&d, stderr);
 	diag_fini(&d);
 	return rc;
+}
+
+/* The standard library's folder (POLC_STDLIB_DIR resolved), or NULL when
+ * a relative one cannot be resolved (no /proc): then it is not searched. */
+static const char *stdlib_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (POLC_STDLIB_DIR[0] == '/')
+		return POLC_STDLIB_DIR;
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(dir) - 1) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash ||
+	    (size_t)(slash - dir) + 1 + sizeof(POLC_STDLIB_DIR) > sizeof(dir)) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	memcpy(slash + 1, POLC_STDLIB_DIR, sizeof(POLC_STDLIB_DIR));
+	return dir;
 }
 
 /* Splits POLC_PATH and adds the standard library folder. */
@@ -181,7 +210,8 @@ static int add_search(const char **search, size_t *n, char **env_copy)
 			if (*n < MAX_SEARCH - 1)
 				search[(*n)++] = tok;
 	}
-	search[(*n)++] = POLC_STDLIB_DIR;
+	if (stdlib_dir())
+		search[(*n)++] = stdlib_dir();
 	return 0;
 }
 
@@ -542,8 +572,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("polc %s\n", POLC_VERSION);
-		return 0;
+		const char *std = stdlib_dir();
+
+		printf("polc %s\nstandard library: %s\n", POLC_VERSION,
+		       std ? std : "not found (/proc/self/exe is unreadable)");
+		return fflush(stdout) ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "build"))
 		return cmd_build(argc - 1, argv + 1);
@@ -553,6 +586,13 @@ int main(int argc, char **argv)
 		return cmd_fmt(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "doctor")) {
+		if (argc != 2) {
+			fputs(usage, stderr);
+			return 2;
+		}
+		return doctor_report(stdout) == 0 ? 0 : 2;
+	}
 	if (!strcmp(argv[1], "diff"))
 		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))

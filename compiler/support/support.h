@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers every stage of the compiler may use, and that use no stage:
- * reading polc's input files, bounded (readfile.c), writing its outputs
- * whole or not at all (writefile.c), and an error message into a caller's
- * buffer (errbuf.c).
+ * reading polc's input files, bounded (readfile.c), and an error message
+ * into a caller's buffer (errbuf.c).
  */
 #ifndef POLC_SUPPORT_H
 #define POLC_SUPPORT_H
@@ -23,15 +22,6 @@ int readfile_all(const char *path, uint8_t **out, size_t *len, size_t max);
 
 /* What a readfile_all() failure means, for messages: errno e. */
 const char *readfile_strerror(int e);
-
-/* ---- Writing a whole file, or nothing (polc build, import, export) ---- */
-
-/*
- * Write len bytes to path, mode 0644, through a temporary file in the same
- * folder renamed over path, so that a reader never sees half a file and a
- * failure leaves path as it was. Returns 0, or -1 with errno.
- */
-int writefile_atomic(const char *path, const void *data, size_t len);
 
 /* ---- An error message into a caller's buffer (the section writers) --- */
 

@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness for polexec's own artifact decoder: bytes in as a
  * .polbin, through artifact_decode() (stub/artifact.c): polbin_parse, then
- * META, SECCOMP, ENV, LANDLOCK, LIMITS (stub/limits.c), NET and NFT
+ * META, SECCOMP, ENV, LANDLOCK, LIMITS, NET and NFT
  * (nfnl_validate, stub/nfnl.c). It links the stub's sources, built with
  * clang and glibc instead of musl, except stub/util.c and stub/polexec.c.
  *
@@ -32,7 +32,8 @@
  * POLC_FUZZ_VERBOSE=1 prints each try's outcome (the refusal, or
  * "accepted"), to see how far an input gets.
  */
-#include "polexec.h"
+#include "artifact.h"
+#include "util.h"
 #include "sha256.h"
 
 #include <setjmp.h>

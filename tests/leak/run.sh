@@ -28,23 +28,11 @@ WHO_RUNS="uid $(id -u)"
 
 # --- helpers ---------------------------------------------------------------
 
-# say, expect, expect_match, expect_nomatch, expect_absent: tests/lib.sh,
-# beside this script's folder (copied there for the uid 65534 pass too).
+# say, expect, expect_match, expect_nomatch, expect_absent, in_scratch (each
+# test in a subshell with a fresh scratch dir $T, its run records kept for
+# records_check): tests/lib.sh, beside this script's folder (copied there
+# for the uid 65534 pass too).
 . "$HERE/../lib.sh"
-
-# Runs one test function in a subshell with a fresh scratch dir $T.
-run_test() {
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	if (cd "$T" && "$1"); then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		say "  FAIL  $1"
-	fi
-	rm -rf "$T"
-}
 
 # polexec with the output and status captured: OUT, ERR, RC.
 box() {
@@ -70,7 +58,7 @@ setup_shared() {
 		cp "$B/$f" "$SHARED/bin/" || exit 2
 	done
 	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || exit 2
-	cp "$HERE/../lib.sh" "$SHARED/lib.sh" || exit 2
+	support_copy "$SHARED" || exit 2
 	if [ ! -x "$B/polc" ]; then
 		say "leak: $B/polc is missing: run make first"
 		exit 2
@@ -95,6 +83,7 @@ use_shared() {
 	ART=$SHARED/art
 	POLEXEC=$BIN/polexec
 	SCRATCH=$(mktemp -d /tmp/polc-leak-run.XXXXXX) || exit 2
+	support_use "$SHARED"
 }
 
 # --- the tests ---------------------------------------------------------------
@@ -1278,7 +1267,7 @@ t_ll_dump_and_doctor() {
 			'scoped: abstract_unix_socket signal' || return 1
 	expect_match "dump: ports" "$("$BIN/polc" dump "$ART/ll_net.polbin")" \
 		'connect_tcp 39101' || return 1
-	expect_match "doctor" "$("$POLEXEC" --doctor)" \
+	expect_match "doctor" "$("$BIN/polc" doctor)" \
 		'landlock +found +ABI [0-9]+: fs rights'
 }
 
@@ -1834,13 +1823,19 @@ t_secret_other_user_cannot_read() {
 # --- doctor ------------------------------------------------------------------
 
 t_doctor_reports_tiers() {
-	OUT=$("$POLEXEC" --doctor 2>&1)
+	# The kernel's features: polc's report (compiler/cli/doctor.c).
+	OUT=$("$BIN/polc" doctor 2>&1)
 	expect "exit" "$?" 0 || return 1
 	for probe in "cgroup v2" "cgroup v1" rlimits "user namespaces" \
 		landlock seccomp pasta nftables; do
 		expect_match "$probe" "$OUT" "^  $probe +(found|MISSING) " ||
 			return 1
 	done
+	# polexec --doctor without an artifact says where the report went
+	OUT=$("$POLEXEC" --doctor 2>&1)
+	expect "polexec --doctor alone" "$?" 125 &&
+		expect_match "points to polc doctor" "$OUT" 'polc doctor' ||
+		return 1
 	box_pid --doctor "$ART/limits-require.polbin"
 	if is_root; then
 		expect "require as root" "$RC" 0 &&
@@ -1958,8 +1953,9 @@ t_doctor_reports_tiers
 run_all() {
 	say "--- leak suite as $WHO_RUNS"
 	for t in ${LEAK_ONLY:-$TESTS}; do
-		run_test "$t"
+		in_scratch "$t"
 	done
+	records_check leak "${LEAK_ONLY:-}"
 	rm -rf "$SCRATCH"
 }
 
@@ -1971,7 +1967,7 @@ if [ -n "${LEAK_INNER:-}" ]; then
 	use_shared
 	run_all
 	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "leak-pass: $passed passed, $failed failed"
+	say "leak-pass: $passed passed, $failed failed, $validated records valid"
 	[ "$failed" -eq 0 ]
 	exit
 fi
@@ -1985,5 +1981,5 @@ if [ "$(id -u)" = 0 ]; then
 		${LEAK_ONLY:+LEAK_ONLY="$LEAK_ONLY"}
 fi
 rm -rf "$SHARED"
-say "leak: $passed passed, $failed failed"
+say "leak: $passed passed, $failed failed ($validated run records valid)"
 [ "$failed" -eq 0 ]

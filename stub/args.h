@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* What the caller asked for (args.c). */
+#ifndef POLC_STUB_ARGS_H
+#define POLC_STUB_ARGS_H
+
+#include "vars.h"
+
+struct args {
+	int doctor; /* --doctor [ARTIFACT]: artifact may be NULL */
+	const char *artifact;
+	const char *record;
+	int require_enforced;
+	struct vars vars;
+	char **argv; /* the command, NULL-terminated */
+};
+
+/*
+ * After it: a is filled, or the process has exited (--help, --version,
+ * or 125 on a usage error). Options come before ARTIFACT; `--` and a
+ * command must follow it. --doctor ends the parsing.
+ */
+void parse_args(char **argv, struct args *a);
+
+#endif

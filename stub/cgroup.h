@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The box's own cgroups (cgroup.c), for the memory and pids limits: made
+ * under polexec's cgroup before the clone, joined by the child first,
+ * read, emptied and removed after the box ends (after a refusal too).
+ */
+#ifndef POLC_STUB_CGROUP_H
+#define POLC_STUB_CGROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { CG_MEMORY = 1, CG_PIDS = 2 };
+
+/* What the box's cgroups saw; -1 where polexec cannot tell. */
+struct cg_counts {
+	long long oom_kills, memory_max, memory_peak;
+	long long pids_max, pids_peak;
+};
+
+/*
+ * The box's cgroups for the controllers in want, limited to memory bytes
+ * and pids processes: a v2 cgroup where one is delegated, else v1 per
+ * controller. Returns those the box has; cgroup_why() says why not.
+ */
+uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids);
+/* "cgroup-v2", "cgroup-v1", or NULL: the cgroup that holds bit. */
+const char *cgroup_tier(uint32_t bit);
+const char *cgroup_why(void);
+/* Child, first: joins each of the box's cgroups. */
+void cgroup_join(void);
+/* sig to every process in the box's cgroups. */
+void cgroup_signal(int sig);
+/* After the box ended: what the cgroups saw (each -1 when not set). */
+void cgroup_counts(struct cg_counts *c);
+/* Removes the box's cgroups, killing what is left in them first. */
+void cgroup_remove(void);
+
+#endif

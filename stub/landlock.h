@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Landlock layer (landlock.c): the ruleset is built in the parent,
+ * before clone; the child only restricts itself with it.
+ */
+#ifndef POLC_STUB_LANDLOCK_H
+#define POLC_STUB_LANDLOCK_H
+
+#include <stdint.h>
+
+#include "artifact.h"
+#include "layers.h"
+#include "vars.h"
+
+#define POLEXEC_MAX_LL_WARN 16 /* warnings kept for the record */
+
+/* What landlock_prepare() found and built; the run record reports it. */
+struct ll_run {
+	int abi;	 /* the kernel's Landlock ABI; 0: unavailable */
+	int probe_errno; /* why it is unavailable */
+	int ruleset_fd;	 /* -1: nothing to install */
+	uint64_t fs, net, scoped; /* handled, after negotiation */
+	uint64_t dropped_fs, dropped_net, dropped_scoped;
+	uint32_t nports; /* port rules installed */
+	uint32_t nwarn;
+	char warn[POLEXEC_MAX_LL_WARN][160];
+};
+
+/*
+ * In the parent, before clone: probes the kernel's ABI, refuses or drops
+ * what it lacks as the policy says, binds and opens the rule paths, and
+ * builds the ruleset. Sets the layer's tier; dies on any refusal.
+ */
+void landlock_prepare(struct policy *p, const struct vars *vars,
+		      struct ll_run *run, struct layer_state *st);
+/* In the child: read access to one file made after the ruleset was. */
+void landlock_allow_read(const struct ll_run *run, const char *path);
+/* In the child, after no_new_privs: the ruleset becomes the box's. */
+void landlock_restrict(const struct ll_run *run);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* The box's network: the NET and NFT sections enforced (net.c). */
+#ifndef POLC_STUB_NET_H
+#define POLC_STUB_NET_H
+
+#include "artifact.h"
+#include "layers.h"
+#include "util.h"
+#include "vars.h"
+
+#define POLEXEC_MAX_NET_ADDRS 64 /* addresses pinned per net entry */
+
+/* The first pasta binary found, or NULL. */
+const char *net_pasta_path(void);
+/* May this user open /dev/net/tun, as pasta must? */
+int net_tun_usable(void);
+/* Parent, deciding layers: the net tier; namespaces asked for. */
+void net_plan(const struct policy *p, struct layer_state *l);
+/* Parent: names resolved and pinned, variables bound, the batch built. */
+void net_prepare(const struct policy *p, const struct vars *vars);
+/* Parent, before the clone: the namespace pair, its table, pasta. */
+void net_start(void);
+/* Child, in its mount namespace: the box's hosts file and resolv.conf. */
+void net_child_mounts(void);
+/* Parent, after the box ended: evidence read, pasta stopped. */
+void net_finish(void);
+/* Every way out: pasta stopped. */
+void net_abort(void);
+/* The net layer's record fields (",\"mode\":..."). */
+void net_record(struct text *t, int refused);
+
+#endif

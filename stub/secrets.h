@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Secrets as files on a private tmpfs in the box (secrets.c). */
+#ifndef POLC_STUB_SECRETS_H
+#define POLC_STUB_SECRETS_H
+
+#include "artifact.h"
+#include "landlock.h"
+#include "util.h"
+#include "vars.h"
+
+#define POLEXEC_MAX_SECRET  (1 << 20) /* one secret's source file */
+#define POLEXEC_MAX_SECRETS (4 << 20) /* all secrets together */
+
+/* Parent: binds, checks and opens each secret's source; plans mounts. */
+void secrets_prepare(const struct policy *p, const struct vars *vars);
+/* Child, in its mount namespace: the tmpfs and the secret files. */
+void secrets_child(void);
+/* In the child, after secrets_child(): the box may read its secrets
+ * whatever the Landlock rules say of the folder they are in. */
+void secrets_child_allow(const struct ll_run *ll);
+/* The record's "secrets" member (names only), for a run. */
+void secrets_record(struct text *t);
+
+#endif
