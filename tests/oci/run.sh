@@ -10,11 +10,12 @@
 
 set -u
 
-dir=$(dirname "$0")
-root=$(cd "$dir/../.." && pwd)
-POLC=${POLC:-$root/build/polc}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh" # expect..., suite_paths
+suite_paths
+root=$ROOT
+POLC=${POLC:-$B/polc}
 AGENT=$root/bench/profiles/agent.json
-. "$root/tests/lib.sh"
 
 if [ ! -x "$POLC" ]; then
 	echo "oci: no polc at $POLC (set POLC)" >&2

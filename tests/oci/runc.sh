@@ -20,13 +20,13 @@
 
 set -u
 
-dir=$(dirname "$0")
-root=$(cd "$dir/../.." && pwd)
-B=${B:-$root/build}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh" # expect..., suite_paths
+suite_paths
+root=$ROOT
 POLC=${POLC:-$B/polc}
 POLEXEC=${POLEXEC:-$B/polexec}
 PROBE=${PROBE:-$B/tests/oci/probe}
-. "$root/tests/lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "runc: needs root (runc runs containers as root here)" >&2
