@@ -215,59 +215,95 @@ static int add_search(const char **search, size_t *n, char **env_copy)
 	return 0;
 }
 
-static int cmd_build(int argc, char **argv)
-{
+/*
+ * What build and export share on their command lines: -I folders, -o,
+ * --max-errors and one input; `own` takes a command's other options
+ * (returns 1 when it took argv[*i], moving *i past what it used). 0, or 2
+ * with the usage said.
+ */
+struct input_args {
 	const char *search[MAX_SEARCH];
-	struct build_opts o;
-	char *env_copy = NULL;
-	size_t n = 0;
-	int i, rc;
+	size_t nsearch;
+	const char *input, *output;
+	int max_errors;
+	char *env_copy;
+};
 
-	memset(&o, 0, sizeof(o));
-	o.max_errors = -1;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
-			if (n >= MAX_SEARCH - 2) {
+static int input_args(const char *cmd, int argc, char **argv, int first,
+		      struct input_args *a,
+		      int (*own)(void *ctx, int argc, char **argv, int *i),
+		      void *ctx)
+{
+	memset(a, 0, sizeof(*a));
+	a->max_errors = -1;
+	for (int i = first; i < argc; i++) {
+		const char *dir = NULL;
+
+		if (!strcmp(argv[i], "-I") && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strncmp(argv[i], "-I", 2) && argv[i][2])
+			dir = argv[i] + 2;
+		if (dir) {
+			if (a->nsearch >= MAX_SEARCH - 2) {
 				fputs("polc: too many -I folders\n", stderr);
 				return 2;
 			}
-			search[n++] = argv[++i];
-		} else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) {
-			if (n >= MAX_SEARCH - 2) {
-				fputs("polc: too many -I folders\n", stderr);
-				return 2;
-			}
-			search[n++] = argv[i] + 2;
+			a->search[a->nsearch++] = dir;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			o.output = argv[++i];
-		} else if (!strcmp(argv[i], "--emit-bpf") && i + 1 < argc) {
-			o.emit_bpf = argv[++i];
+			a->output = argv[++i];
 		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
-			if (parse_max_errors(argv[++i], &o.max_errors))
+			if (parse_max_errors(argv[++i], &a->max_errors))
 				return 2;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "polc: build: unknown option '%s'\n%s",
-				argv[i], usage);
+		} else if (own && own(ctx, argc, argv, &i)) {
+			continue;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "polc: %s: unknown option '%s'\n%s",
+				cmd, argv[i], usage);
 			return 2;
-		} else if (o.input) {
-			fprintf(stderr, "polc: build: one policy at a time\n");
+		} else if (a->input) {
+			fprintf(stderr, "polc: %s: one input at a time\n", cmd);
 			return 2;
 		} else {
-			o.input = argv[i];
+			a->input = argv[i];
 		}
 	}
-	if (!o.input) {
+	if (!a->input) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (add_search(search, &n, &env_copy)) {
+	if (add_search(a->search, &a->nsearch, &a->env_copy)) {
 		fputs("polc: out of memory\n", stderr);
 		return 2;
 	}
-	o.search = search;
-	o.nsearch = n;
+	return 0;
+}
+
+static int build_own(void *ctx, int argc, char **argv, int *i)
+{
+	struct build_opts *o = ctx;
+
+	if (strcmp(argv[*i], "--emit-bpf") || *i + 1 >= argc)
+		return 0;
+	o->emit_bpf = argv[++*i];
+	return 1;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	struct input_args a;
+	struct build_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	if ((rc = input_args("build", argc, argv, 1, &a, build_own, &o)))
+		return rc;
+	o.input = a.input;
+	o.output = a.output;
+	o.max_errors = a.max_errors;
+	o.search = a.search;
+	o.nsearch = a.nsearch;
 	rc = build_policy(&o);
-	free(env_copy);
+	free(a.env_copy);
 	return rc;
 }
 
@@ -510,54 +546,24 @@ static int cmd_import(int argc, char **argv)
 
 static int cmd_export(int argc, char **argv)
 {
-	const char *search[MAX_SEARCH];
 	struct oci_export_opts o;
-	char *env_copy = NULL;
-	size_t n = 0;
-	int i, rc;
+	struct input_args a;
+	int rc;
 
-	memset(&o, 0, sizeof(o));
-	o.max_errors = -1;
 	if (argc < 2 || strcmp(argv[1], "oci")) {
 		fprintf(stderr, "polc: export: the one format is 'oci'\n%s",
 			usage);
 		return 2;
 	}
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
-			if (n >= MAX_SEARCH - 2) {
-				fputs("polc: too many -I folders\n", stderr);
-				return 2;
-			}
-			search[n++] = argv[++i];
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			o.output = argv[++i];
-		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
-			if (parse_max_errors(argv[++i], &o.max_errors))
-				return 2;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "polc: export: unknown option '%s'\n%s",
-				argv[i], usage);
-			return 2;
-		} else if (o.input) {
-			fputs("polc: export: one policy at a time\n", stderr);
-			return 2;
-		} else {
-			o.input = argv[i];
-		}
-	}
-	if (!o.input) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (add_search(search, &n, &env_copy)) {
-		fputs("polc: out of memory\n", stderr);
-		return 2;
-	}
-	o.search = search;
-	o.nsearch = n;
+	if ((rc = input_args("export", argc, argv, 2, &a, NULL, NULL)))
+		return rc;
+	o = (struct oci_export_opts){.input = a.input,
+				     .output = a.output,
+				     .search = a.search,
+				     .nsearch = a.nsearch,
+				     .max_errors = a.max_errors};
 	rc = export_oci(&o);
-	free(env_copy);
+	free(a.env_copy);
 	return rc;
 }
 
