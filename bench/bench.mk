@@ -21,6 +21,7 @@ bench-net: $(B)/polc $(B)/polexec
 PROFILE ?= bench/profiles/agent.json
 $(B)/bench/oci_insns.o: CFLAGS += -Itests/oci
 $(B)/bench/oci_insns: $(B)/bench/oci_insns.o $(B)/tests/oci/runc_model.o \
+		$(B)/tests/oci/grid.o \
 		$(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 

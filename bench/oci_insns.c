@@ -4,9 +4,9 @@
  * profile (polc import oci, a container with Docker's default
  * capabilities), compiles the policy with its egress companions, and
  * counts the instructions polc's program executes for every x86_64 number
- * 0..the table's largest, each over a grid of argument vectors (the
- * policy's constants, one off either side, upper halves 0, 1 and all
- * ones; one argument at a time past 50,000 vectors).
+ * 0..the table's largest, each over test_oci's grid of argument vectors
+ * (tests/oci/grid.h: the policy's constants, one off either side, upper
+ * halves 0, 1 and all ones; one argument at a time past 50,000 vectors).
  *
  * Reported: per number the longest path over its grid, then the mean and
  * the max over the numbers; and the mean over every (number, vector)
@@ -27,17 +27,12 @@
 #include "cli/cli.h"
 #include "diag.h"
 #include "ir/ir.h"
+#include "grid.h"
 #include "runc_model.h"
 #include "sema/sema.h"
 #include "tables/tables.h"
 
-#define VALS_MAX 48
 #define GRID_MAX 50000
-
-struct vals {
-	uint64_t v[6][VALS_MAX];
-	size_t n[6];
-};
 
 struct stats {
 	const char *name;
@@ -47,78 +42,19 @@ struct stats {
 	int worst_nr;
 };
 
-static void put(struct vals *g, unsigned k, uint64_t x)
-{
-	for (size_t i = 0; i < g->n[k]; i++)
-		if (g->v[k][i] == x)
-			return;
-	if (g->n[k] < VALS_MAX)
-		g->v[k][g->n[k]++] = x;
-}
-
-static void grid(const struct ir_policy *p, int nr, struct vals *g)
-{
-	const struct ir_syscall *sc = ir_syscall_for_nr(&p->sys, nr);
-
-	memset(g, 0, sizeof(*g));
-	for (unsigned k = 0; k < 6; k++)
-		put(g, k, 0);
-	for (uint32_t r = 0; sc && r < sc->nrules; r++)
-		for (uint32_t t = 0; t < sc->rules[r].natoms; t++) {
-			const struct ir_atom *a = &sc->rules[r].atoms[t];
-			uint64_t base[3] = {a->value, a->value - 1,
-					    a->value + 1};
-
-			for (int b = 0; b < 3; b++) {
-				uint32_t lo = (uint32_t)base[b];
-
-				put(g, a->arg, base[b]);
-				put(g, a->arg, lo);
-				put(g, a->arg, (1ull << 32) | lo);
-				put(g, a->arg, 0xffffffff00000000ull | lo);
-			}
-		}
-}
-
-static int vector(const struct vals *g, size_t i, uint64_t args[6])
-{
-	size_t total = 1, rest = i;
-
-	for (unsigned k = 0; k < 6; k++)
-		total *= g->n[k];
-	if (total <= GRID_MAX) {
-		if (i >= total)
-			return 0;
-		for (unsigned k = 0; k < 6; k++) {
-			args[k] = g->v[k][rest % g->n[k]];
-			rest /= g->n[k];
-		}
-		return 1;
-	}
-	memset(args, 0, 6 * sizeof(uint64_t));
-	for (unsigned k = 0; k < 6; k++) {
-		if (rest < g->n[k]) {
-			args[k] = g->v[k][rest];
-			return 1;
-		}
-		rest -= g->n[k];
-	}
-	return 0;
-}
-
 static int measure(const struct ir_policy *p, const struct sock_filter *prog,
 		   size_t n, struct stats *st)
 {
 	int top = syscall_max_nr(SYSCALL_ARCH_X86_64);
-	struct vals g;
+	struct grid g;
 
 	st->len = n;
 	for (int nr = 0; nr <= top; nr++) {
 		size_t worst = 0;
 		uint64_t args[6];
 
-		grid(p, nr, &g);
-		for (size_t i = 0; vector(&g, i, args); i++) {
+		grid_fill(&g, &p, 1, nr);
+		for (size_t i = 0; grid_vector(&g, i, GRID_MAX, args); i++) {
 			struct seccomp_data d = {.nr = nr,
 						 .arch = AUDIT_ARCH_X86_64};
 			struct bpf_run_result res;

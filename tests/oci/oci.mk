@@ -3,8 +3,10 @@
 # (run.sh), and a real container runtime (runc.sh, root). Included from
 # tests/tests.mk.
 
-OCI_TEST_OBJS := $(B)/tests/oci/test_oci.o $(B)/tests/oci/runc_model.o
-$(B)/tests/oci/test_oci.o $(B)/tests/oci/runc_model.o: CFLAGS += -Itests/oci
+OCI_TEST_OBJS := $(B)/tests/oci/test_oci.o $(B)/tests/oci/runc_model.o \
+                 $(B)/tests/oci/grid.o
+$(B)/tests/oci/test_oci.o $(B)/tests/oci/runc_model.o $(B)/tests/oci/grid.o: \
+	CFLAGS += -Itests/oci
 $(B)/tests/oci/test_oci.o: $(B)/lang/parser.h
 $(B)/tests/oci/test_oci: $(OCI_TEST_OBJS) \
 		$(filter-out $(POLC_MAIN),$(POLC_OBJS))

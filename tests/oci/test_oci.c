@@ -37,13 +37,13 @@
 #include "cli/cli.h"
 #include "diag.h"
 #include "ir/ir.h"
+#include "grid.h"
 #include "runc_model.h"
 #include "sema/sema.h"
 #include "tables/tables.h"
 
 #define X32_BIT	   0x40000000u
-#define NR_TOP	   600 /* numbers checked one by one: past every table */
-#define VALS_MAX   48
+#define NR_TOP	   600	 /* numbers checked one by one: past every table */
 #define GRID_MAX   60000 /* vectors per syscall number at most */
 #define AGENT_JSON "bench/profiles/agent.json"
 
@@ -128,85 +128,6 @@ static uint32_t value_of(const struct ir_action *a)
 
 	assert_int_equal(seccomp_action_value(a, &v), 0);
 	return v;
-}
-
-/* ---- The argument grid --------------------------------------------- */
-
-struct vals {
-	uint64_t v[6][VALS_MAX];
-	size_t n[6];
-};
-
-static void put(struct vals *g, unsigned k, uint64_t x)
-{
-	for (size_t i = 0; i < g->n[k]; i++)
-		if (g->v[k][i] == x)
-			return;
-	if (g->n[k] < VALS_MAX)
-		g->v[k][g->n[k]++] = x;
-}
-
-/* The constants of sc's rules (in p, and in q if given), each one off
- * either side, under upper halves 0, 1 and all ones. */
-static void grid(const struct ir_policy *const *ps, size_t np, int nr,
-		 struct vals *g)
-{
-	memset(g, 0, sizeof(*g));
-	for (unsigned k = 0; k < 6; k++) {
-		put(g, k, 0);
-		put(g, k, 0xffffffffffffffffull);
-	}
-	for (size_t i = 0; i < np; i++) {
-		const struct ir_syscall *sc =
-		    ps[i] ? ir_syscall_for_nr(&ps[i]->sys, nr) : NULL;
-
-		for (uint32_t r = 0; sc && r < sc->nrules; r++)
-			for (uint32_t t = 0; t < sc->rules[r].natoms; t++) {
-				const struct ir_atom *a =
-				    &sc->rules[r].atoms[t];
-				uint64_t base[4] = {a->value, a->value - 1,
-						    a->value + 1,
-						    a->value ^ a->mask};
-
-				for (int b = 0; b < 4; b++) {
-					uint32_t lo = (uint32_t)base[b];
-
-					put(g, a->arg, base[b]);
-					put(g, a->arg, lo);
-					put(g, a->arg, (1ull << 32) | lo);
-					put(g, a->arg,
-					    0xffffffff00000000ull | lo);
-				}
-			}
-	}
-}
-
-/* Each vector of the grid's product (bounded: past GRID_MAX, one argument
- * at a time, the others 0). */
-static size_t vectors(const struct vals *g, size_t i, uint64_t args[6])
-{
-	size_t total = 1, rest = i;
-
-	for (unsigned k = 0; k < 6; k++)
-		total *= g->n[k];
-	if (total <= GRID_MAX) {
-		if (i >= total)
-			return 0;
-		for (unsigned k = 0; k < 6; k++) {
-			args[k] = g->v[k][rest % g->n[k]];
-			rest /= g->n[k];
-		}
-		return 1;
-	}
-	memset(args, 0, 6 * sizeof(uint64_t));
-	for (unsigned k = 0; k < 6; k++) {
-		if (rest < g->n[k]) {
-			args[k] = g->v[k][rest];
-			return 1;
-		}
-		rest -= g->n[k];
-	}
-	return 0;
 }
 
 /* ---- Comparing -------------------------------------------------------- */
@@ -342,13 +263,13 @@ static void compare_into(const struct prog *p, const struct ir_policy *other,
 	static const uint32_t arches[] = {AUDIT_ARCH_I386, AUDIT_ARCH_AARCH64,
 					  0};
 	struct counts c = *out;
-	struct vals g;
+	struct grid g;
 
 	for (int nr = 0; nr <= NR_TOP; nr++) {
 		uint64_t args[6];
 
-		grid(ps, 2, nr, &g);
-		for (size_t i = 0; vectors(&g, i, args); i++) {
+		grid_fill(&g, ps, 2, nr);
+		for (size_t i = 0; grid_vector(&g, i, GRID_MAX, args); i++) {
 			struct seccomp_data d = {.nr = nr,
 						 .arch = AUDIT_ARCH_X86_64};
 
