@@ -58,10 +58,8 @@ def kernel_version(tree):
     return ".".join(parts)
 
 
-def parse_tbl(text, abis, where):
-    """{nr: (name, has_entry)} for the rows whose ABI is in abis."""
-    rows = {}
-    names = {}
+def rows(text, where):
+    """(lineno, nr, abi, name, has_entry) for each row of a .tbl file."""
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -69,20 +67,28 @@ def parse_tbl(text, abis, where):
         f = line.split()
         if len(f) < 3 or not f[0].isdigit():
             die("%s:%d: not a table row: %r" % (where, lineno, line))
-        nr, abi, name = int(f[0]), f[1], f[2]
-        if abi not in abis:
-            continue
+        name = f[2]
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or len(name) > 39:
             die("%s:%d: unexpected name %r" % (where, lineno, name))
-        if nr in rows:
+        yield lineno, int(f[0]), f[1], name, len(f) >= 4
+
+
+def parse_tbl(text, abis, where):
+    """{nr: (name, has_entry)} for the rows whose ABI is in abis."""
+    by_nr = {}
+    names = {}
+    for lineno, nr, abi, name, entry in rows(text, where):
+        if abi not in abis:
+            continue
+        if nr in by_nr:
             die("%s:%d: number %d twice" % (where, lineno, nr))
         if name in names:
             die("%s:%d: name %s twice" % (where, lineno, name))
-        rows[nr] = (name, len(f) >= 4)
+        by_nr[nr] = (name, entry)
         names[name] = nr
-    if not rows:
+    if not by_nr:
         die("%s: no rows for ABIs %s" % (where, sorted(abis)))
-    return rows
+    return by_nr
 
 
 # Tables that only contribute names elsewhere: (file, label, ABI filter);
@@ -114,20 +120,8 @@ def other_names(tree, x86_names):
     """{name: sorted labels} for names some other table has."""
     where = {}
     for rel, label, abis in OTHER_TABLES:
-        text = read(tree, rel)
-        for lineno, line in enumerate(text.splitlines(), 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            f = line.split()
-            if len(f) < 3 or not f[0].isdigit():
-                die("%s:%d: not a table row: %r" % (rel, lineno, line))
-            abi, name = f[1], f[2]
-            if abis is not None and abi not in abis:
-                continue
-            if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or len(name) > 39:
-                die("%s:%d: unexpected name %r" % (rel, lineno, name))
-            if name in x86_names:
+        for _, _, abi, name, _ in rows(read(tree, rel), rel):
+            if (abis is not None and abi not in abis) or name in x86_names:
                 continue
             tag = label
             if tag is None:
