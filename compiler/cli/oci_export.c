@@ -203,26 +203,15 @@ static int _check(struct exp *x)
 		if (seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
 						      r->syscall) >= 0)
 			continue;
-		if (stricter) {
-			diag_error(
-			    x->d, x->at,
-			    "%s: libseccomp %u.%u.%u does not know it, "
-			    "and runc drops such a name: the runtime "
-			    "would give %s, not %s",
+		/* Where the runtime's answer is weaker, an error. */
+		diag_report(x->d, stricter ? DIAG_ERROR : DIAG_WARNING, x->at,
+			    "%s: libseccomp %u.%u.%u does not know it, and "
+			    "runc drops such a name: the runtime would give "
+			    "%s (or ENOSYS), not %s",
 			    r->syscall, ver->major, ver->minor, ver->micro,
 			    ir_action_str(&x->p->sys.def, a1, sizeof(a1)),
 			    ir_action_str(&r->action, a2, sizeof(a2)));
-			bad = 1;
-		} else {
-			diag_warning(
-			    x->d, x->at,
-			    "%s: libseccomp %u.%u.%u does not know "
-			    "it: a runtime with it gives %s (or "
-			    "ENOSYS), not %s",
-			    r->syscall, ver->major, ver->minor, ver->micro,
-			    ir_action_str(&x->p->sys.def, a1, sizeof(a1)),
-			    ir_action_str(&r->action, a2, sizeof(a2)));
-		}
+		bad |= stricter;
 	}
 	return bad ? -1 : 0;
 }
