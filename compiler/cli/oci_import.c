@@ -98,6 +98,7 @@ struct entry {
 	int is_default; /* runc skips it */
 	int or_split;	/* conditions on one argument: ORed */
 	int never;	/* its conditions can never hold */
+	char who[80];	/* " (name name ...)": its first names, for messages */
 	int hole;	/* holds only with a dirty upper half */
 };
 
@@ -795,7 +796,7 @@ static int _parse_args(struct imp *m, int ei, json_t *args, struct cond *cv,
 		       size_t *n)
 {
 	static const char *const keys[] = {"index", "value", "valueTwo", "op"};
-	char where[64];
+	char where[160];
 	json_t *a;
 	size_t i;
 	int bad = 0;
@@ -818,7 +819,8 @@ static int _parse_args(struct imp *m, int ei, json_t *args, struct cond *cv,
 		const char *op;
 		uint64_t idx = 0;
 
-		snprintf(where, sizeof(where), "syscalls[%d].args[%zu]", ei, i);
+		snprintf(where, sizeof(where), "syscalls[%d].args[%zu]%s", ei,
+			 i, m->e[ei].who);
 		if (!json_is_object(a)) {
 			_err(m, "%s: %s, not an object", where, _kind(a));
 			bad = 1;
@@ -873,7 +875,7 @@ static int _names(struct imp *m, int ei, json_t *s, const char **x86,
 
 	*nx86 = 0;
 	if (names && _get(s, "name")) {
-		_err(m, "syscalls[%d]: both 'name' and 'names'", ei);
+		_err(m, "syscalls[%d]%s: both 'name' and 'names'", ei, e->who);
 		return -1;
 	}
 	if (!names && !one) {
@@ -923,20 +925,59 @@ static int _names(struct imp *m, int ei, json_t *s, const char **x86,
 			close = diag_closest(n, all, na);
 			if (close)
 				_err(m,
-				     "syscalls[%d]: unknown syscall '%s'; "
-				     "did you mean '%s'?",
-				     ei, safe ? safe : "?", close);
+				     "syscalls[%d]%s: unknown syscall \'%s\'; "
+				     "did you mean \'%s\'?",
+				     ei, e->who, safe ? safe : "?", close);
 			else
 				_err(m,
-				     "syscalls[%d]: unknown syscall '%s' "
+				     "syscalls[%d]%s: unknown syscall \'%s\' "
 				     "(no table of Linux %s has it)",
-				     ei, safe ? safe : "?",
+				     ei, e->who, safe ? safe : "?",
 				     syscall_table_kernel());
 			free(safe);
 			bad = 1;
 		}
 	}
 	return bad ? -1 : 0;
+}
+
+/* " (read write ...)": the first names of an entry, made safe, or "". */
+static void _who(json_t *s, char *buf, size_t len)
+{
+	json_t *names = _get(s, "names"), *one = _get(s, "name"), *v;
+	size_t n = 0, k = 0, i;
+
+	buf[0] = '\0';
+	if (!json_is_array(names) && !json_is_string(one))
+		return;
+	k += (size_t)snprintf(buf + k, len - k, " (");
+	for (i = 0; json_is_array(names) ? i < json_array_size(names) : i < 1;
+	     i++) {
+		const char *t;
+
+		v = json_is_array(names) ? json_array_get(names, i) : one;
+		if (!json_is_string(v))
+			continue;
+		if (n == 3) {
+			k += (size_t)snprintf(buf + k, len - k, " ...");
+			break;
+		}
+		k += (size_t)snprintf(buf + k, len - k, "%s", n ? " " : "");
+		for (t = json_string_value(v); *t && k + 8 < len; t++)
+			buf[k++] = (*t >= 'a' && *t <= 'z') ||
+					   (*t >= '0' && *t <= '9') || *t == '_'
+				       ? *t
+				       : '?';
+		buf[k] = '\0';
+		n++;
+		if (k + 8 >= len)
+			break;
+	}
+	if (!n) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf + k, len - k, ")");
 }
 
 static void _entry(struct imp *m, int ei, json_t *s)
@@ -948,13 +989,15 @@ static void _entry(struct imp *m, int ei, json_t *s)
 	struct entry *e = &m->e[ei];
 	struct cond cv[ARGS_MAX];
 	size_t ncv = 0, nx86 = 0;
-	char where[48];
+	char where[160];
 	const char *act, *comment;
 	uint64_t errnum = 0;
 	int has_errno, bad = 0, counts[6] = {0};
 	json_t *f;
 
-	snprintf(where, sizeof(where), "syscalls[%d]", ei);
+	if (json_is_object(s))
+		_who(s, e->who, sizeof(e->who));
+	snprintf(where, sizeof(where), "syscalls[%d]%s", ei, e->who);
 	if (!json_is_object(s)) {
 		_err(m, "%s: %s, not an object", where, _kind(s));
 		return;
@@ -1759,14 +1802,15 @@ int import_oci_text(const struct oci_import_opts *o, const struct src_file *src,
 	}
 	for (size_t i = 0; i < m.ne; i++)
 		if (m.e[i].hole)
-			_warn(&m,
-			      "syscalls[%zu]: its 64-bit comparison on an int "
-			      "argument also holds whenever the upper half is "
-			      "not zero, which the kernel ignores: translated "
-			      "exactly (ARG.hi), it lets such a call through "
-			      "whatever the lower half says. --int-args kernel "
-			      "compares as the kernel reads",
-			      i);
+			_warn(
+			    &m,
+			    "syscalls[%zu]%s: its 64-bit comparison on an int "
+			    "argument also holds whenever the upper half is "
+			    "not zero, which the kernel ignores: translated "
+			    "exactly (ARG.hi), it lets such a call through "
+			    "whatever the lower half says. --int-args kernel "
+			    "compares as the kernel reads",
+			    i, m.e[i].who);
 	*out = text;
 	*outlen = len;
 	text = NULL;
