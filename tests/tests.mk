@@ -28,10 +28,13 @@ UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_nft
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
-             tests/examples/run.sh tests/fuzz/replay.sh
+             tests/examples/run.sh tests/fuzz/replay.sh tests/output/run.sh \
+             tests/schema/run.sh tests/install/run.sh
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk
+# OCI profiles: import, export, and a real runtime.
+include tests/oci/oci.mk
 
 tests: $(TEST_BINS)
 

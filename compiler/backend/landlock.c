@@ -51,10 +51,10 @@ static int has_ports(const struct ir_policy *p)
 
 int landlock_layer_on(const struct ir_policy *p)
 {
-	return p->fs.present || p->landlock.present || has_ports(p);
+	return p->landlock.present;
 }
 
-uint64_t landlock_handled_fs(const struct ir_policy *p)
+uint32_t landlock_handled_fs(const struct ir_policy *p)
 {
 	uint32_t i;
 
@@ -63,8 +63,8 @@ uint64_t landlock_handled_fs(const struct ir_policy *p)
 	for (i = 0; i < p->fs.nrules; i++)
 		if (p->fs.rules[i].kind == IR_FS_GRANT &&
 		    !(p->fs.rules[i].rights & IR_FS_CONNECT_UNIX))
-			return POLC_LANDLOCK_FS_ALL;
-	return POLC_LANDLOCK_FS_ALL & ~(uint64_t)IR_FS_CONNECT_UNIX;
+			return (uint32_t)POLC_LANDLOCK_FS_ALL;
+	return (uint32_t)POLC_LANDLOCK_FS_ALL & ~(uint32_t)IR_FS_CONNECT_UNIX;
 }
 
 uint32_t landlock_path_rules(const struct ir_policy *p)
@@ -79,15 +79,9 @@ uint32_t landlock_path_rules(const struct ir_policy *p)
 void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 			  uint32_t *mode)
 {
-	if (p->landlock.present) {
-		*abi_min = p->landlock.abi_min ? p->landlock.abi_min : 1;
-		*mode = p->landlock.mode == IR_LL_REQUIRE
-			    ? POLBIN_LL_REQUIRE
-			    : POLBIN_LL_BEST_EFFORT;
-		return;
-	}
-	*abi_min = has_ports(p) ? 4 : 1;
-	*mode = POLBIN_LL_REQUIRE;
+	*abi_min = p->landlock.abi_min;
+	*mode = p->landlock.mode == IR_LL_REQUIRE ? POLBIN_LL_REQUIRE
+						  : POLBIN_LL_BEST_EFFORT;
 }
 
 struct buf {
@@ -170,9 +164,20 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 
 	*out = NULL;
 	*len = 0;
+	if ((p->fs.present || has_ports(p)) && !landlock_layer_on(p)) {
+		snprintf(err, errlen,
+			 "landlock: fs or port rules without the layer (IR not "
+			 "canonical)");
+		return 2;
+	}
 	if (!landlock_layer_on(p))
 		return 0;
 	landlock_requirement(p, &abi_min, &mode);
+	if (abi_min < 1 || abi_min > POLBIN_LL_MAX_ABI) {
+		snprintf(err, errlen, "landlock: ABI %u out of range 1..%d",
+			 abi_min, POLBIN_LL_MAX_ABI);
+		return 2;
+	}
 	handled_fs = landlock_handled_fs(p);
 	for (d = 0; has_ports(p) && d < 2; d++) {
 		unsigned long ports;

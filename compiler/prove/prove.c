@@ -118,6 +118,7 @@ void prove_finding_free(struct prove_finding *f)
 	free(f->why);
 	free(f->fs.path);
 	free(f->fs.var);
+	free(f->fs.target);
 	free(f->fs.under);
 	free(f->net.name);
 	memset(f, 0, sizeof(*f));

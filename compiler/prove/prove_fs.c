@@ -46,9 +46,11 @@
  *     fresh folder, where OLD grants its `/` rule's rights and, if OLD
  *     also follows p, that rule's rights. A rule without `follow` on a
  *     path through a symlink is not installed, so it grants nothing.
- *   - `optional`: NEW making optional a path OLD requires (the same path,
- *     without `optional`) is reported: the boundary refuses to start
- *     without that path, NEW starts anyway. docs/PROVER.md says why.
+ *   - `optional`, and a required rule's refusal to start where its path
+ *     is missing, are start conditions on the world's content: not part
+ *     of the boundary (docs/PROVER.md, "Start conditions"). A rule on a
+ *     missing path grants nothing, skipped or refused, so `optional` is
+ *     never compared.
  *   - `fs best_effort`: where the view cannot be had, the box runs on the
  *     host's tree with Landlock alone. NEW best_effort against OLD
  *     require is one finding; both best_effort, that world is compared
@@ -209,10 +211,8 @@ static int same_folder(const struct fpath *a, const struct fpath *b)
 }
 
 /*
- * The rules of v on the folder q (~ and ${HOME} name one folder, so there
- * may be two): the rights of those that follow symlinks; whether one of
- * them is required (not optional), -1 when there is none; the index of
- * the first.
+ * The rights of the rules of v on the folder q (~ and ${HOME} name one
+ * folder, so there may be two) that follow symlinks.
  */
 static uint32_t follow_rights(const struct fsv *v, const struct fpath *q)
 {
@@ -223,26 +223,6 @@ static uint32_t follow_rights(const struct fsv *v, const struct fpath *q)
 		    (v->p->fs.rules[i].flags & IR_FS_FOLLOW))
 			acc |= v->p->fs.rules[i].rights;
 	return acc;
-}
-
-static int required(const struct fsv *v, const struct fpath *q)
-{
-	int r = -1;
-
-	for (uint32_t i = 0; i < v->n; i++)
-		if (same_folder(&v->f[i], q) && !is_own(v, i))
-			r = r == 1 ||
-			    !(v->p->fs.rules[i].flags & IR_FS_OPTIONAL);
-	return r;
-}
-
-static uint32_t first_on(const struct fsv *v, const struct fpath *q)
-{
-	uint32_t i = 0;
-
-	while (i < v->n && !same_folder(&v->f[i], q))
-		i++;
-	return i;
 }
 
 /* A first component no absolute rule path of either policy starts with. */
@@ -289,6 +269,10 @@ static int record(struct prover *pv, char *witness, const char *new_s,
 	f.fs.own = own;
 	f.fs.symlink = w && w->symlink;
 	f.fs.noview = w && w->noview;
+	if (w && w->target && !(f.fs.target = strdup(w->target))) {
+		prove_finding_free(&f);
+		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	}
 	if (w && w->var) {
 		f.fs.var = strdup(w->var);
 		f.fs.under = strdup(w->under);
@@ -310,7 +294,9 @@ static int report_in(struct prover *pv, const struct prove_fs_world *w,
 	const char *q = path;
 	uint32_t rn, ro;
 
-	if (w->symlink)
+	if (w->symlink && w->target)
+		q = w->target;
+	else if (w->symlink)
 		q = prove_fs_target(pv->res->fresh, target, sizeof(target));
 	rn = prove_fs_rights(pv->nw, w, q);
 	ro = prove_fs_rights(pv->old, w, q);
@@ -322,7 +308,10 @@ static int report_in(struct prover *pv, const struct prove_fs_world *w,
 				  "re-check",
 				  path);
 	prove_rights_str(&s, rights);
-	if (w->symlink)
+	if (w->symlink && w->target)
+		sb_printf(&s, " on the target of symlink %s (follow), %s", path,
+			  w->target);
+	else if (w->symlink)
 		sb_printf(&s, " on the target of symlink %s (follow)", path);
 	else
 		sb_printf(&s, " on %s", path);
@@ -337,38 +326,43 @@ static int report_in(struct prover *pv, const struct prove_fs_world *w,
 static int report(struct prover *pv, const char *path, uint32_t rights,
 		  int symlink, const char *new_s, const char *old_s, int noview)
 {
-	struct prove_fs_world w = {pv->res->fresh, symlink ? path : NULL, NULL,
-				   NULL, noview};
+	struct prove_fs_world w = {
+	    pv->res->fresh, symlink ? path : NULL, NULL, NULL, noview, NULL};
 
 	return report_in(pv, &w, path, rights, new_s, old_s);
 }
 
-static int optional(struct prover *pv, const struct ir_fs_rule *r)
+/*
+ * A target inside one of OLD's own mounts: there OLD shows nothing of the
+ * host but what its own rule on p follows to; those rights on the
+ * target's data are, as everywhere, the union of OLD's rules holding it
+ * (its `/` and that mount's own among them) less what the binds take.
+ */
+static int follow_inside(struct prover *pv, const struct ir_fs_rule *r,
+			 const struct fpath *q, const struct fsv *ov)
 {
-	struct prove_finding f = {0};
-	struct sbuf s = {0};
-	int fn = prove_fs_flags(pv->nw, r->path);
-	int fo = prove_fs_flags(pv->old, r->path);
+	uint32_t fr = follow_rights(ov, q);
 
-	if (fn == -2 || fo == -2)
-		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
-	if (fn < 0 || !(fn & IR_FS_OPTIONAL) || fo < 0 || (fo & IR_FS_OPTIONAL))
-		return prove_fail(pv, PROVE_EINTERNAL,
-				  "internal error: optional witness %s does "
-				  "not re-check",
-				  r->path);
-	sb_printf(&s, "optional %s", r->path);
-	f.dim = PROVE_DIM_FS;
-	f.witness = sb_take(&s);
-	f.new_s = strdup("starts without it");
-	f.old_s = strdup("refuses to start without it");
-	f.kind = PROVE_PT_FS;
-	f.fs.path = strdup(r->path);
-	if (!f.fs.path) {
-		prove_finding_free(&f);
-		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	for (uint32_t j = 0; j < ov->n; j++) {
+		const char *under = pv->old->fs.rules[j].path;
+		uint32_t at = fr ? (fr | ov->free | ov->root |
+				    pv->old->fs.rules[j].rights) &
+				       lets(fr | ov->root)
+				 : 0;
+		struct prove_fs_world w = {pv->res->fresh, r->path, NULL,
+					   NULL,	   0,	    NULL};
+		char target[IR_MAX_STR];
+
+		/* the link may not hold the mount the target lies in */
+		if (!is_own(ov, j) || above(q, &ov->f[j]) || !(r->rights & ~at))
+			continue;
+		snprintf(target, sizeof(target), "%s/%s-target", under,
+			 pv->res->fresh);
+		w.target = target;
+		return report_in(pv, &w, r->path, r->rights & ~at, "grants",
+				 "does not");
 	}
-	return prove_add(pv, 0, &f);
+	return PROVE_OK;
 }
 
 static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
@@ -395,11 +389,9 @@ static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
 			if (fol)
 				rc = report(pv, r->path, fol, 1, "grants",
 					    "does not", nv->noview);
+			else if (!nv->noview)
+				rc = follow_inside(pv, r, q, ov);
 		}
-		/* Once per folder: NEW requires it nowhere, OLD does. */
-		if (!rc && !nv->noview && first_on(nv, q) == i &&
-		    required(nv, q) == 0 && required(ov, q) == 1)
-			rc = optional(pv, r);
 	}
 	return rc;
 }
@@ -461,7 +453,7 @@ static long rule_on(const struct fsv *v, const struct fpath *q)
 static int news_own(struct prover *pv, const struct fsv *nv,
 		    const struct fsv *ov)
 {
-	struct prove_fs_world w = {pv->res->fresh, NULL, NULL, NULL, 0};
+	struct prove_fs_world w = {pv->res->fresh, NULL, NULL, NULL, 0, NULL};
 	int rc = PROVE_OK;
 
 	for (uint32_t i = 0; i < nv->n && !rc; i++) {
@@ -578,7 +570,7 @@ static int vars_inside(struct prover *pv, const struct fsv *nv,
 		for (uint32_t j = 0; j < ov->n && !rc; j++) {
 			const char *under = pv->old->fs.rules[j].path;
 			struct prove_fs_world w = {pv->res->fresh, NULL, var,
-						   under, 0};
+						   under,	   0,	 NULL};
 			struct fsv n2, o2;
 			uint32_t own, lit;
 
