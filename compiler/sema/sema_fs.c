@@ -667,11 +667,32 @@ static void lint_symlinks(struct sema *s)
 	}
 }
 
+/*
+ * Without an fs section the box sees the host's whole tree. Said where it
+ * matters: a policy that contains the network, or names who the box runs
+ * as, and leaves every file the caller (or that user) may reach open.
+ */
+static void lint_no_view(struct sema *s)
+{
+	const struct ir_policy *p = s->p;
+	int net = p->net.present && p->net.mode != IR_NET_HOST;
+
+	if (p->fs.present || (!net && !p->user.present))
+		return;
+	diag_warning(s->d, p->user.present ? s->user.loc : s->net_mode.loc,
+		     "no fs section: the box sees the host's whole tree, %s "
+		     "(an fs section gives it a view of its own, "
+		     "docs/VIEW.md)",
+		     p->user.present ? "every file this user may reach"
+				     : "though its network is contained");
+}
+
 void sema_lint_fs(struct sema *s)
 {
 	lint_writes(s);
 	lint_secrets(s);
 	lint_symlinks(s);
+	lint_no_view(s);
 }
 
 int sema_finish_fs(struct sema *s)
