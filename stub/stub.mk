@@ -67,4 +67,8 @@ bench-polexec: $(B)/polc $(B)/polexec
 bench-landlock: $(B)/polc $(B)/polexec
 	B=$(B) bench/landlock_startup.sh
 
-.PHONY: bench-polexec bench-landlock bench-size
+# The box's own view against bubblewrap making the same one (issue 11).
+bench-view: $(B)/polc $(B)/polexec
+	B=$(B) bench/view_startup.sh
+
+.PHONY: bench-polexec bench-landlock bench-size bench-view
