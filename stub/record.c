@@ -10,6 +10,10 @@
  *    "policy":{"name", "source_sha256", "ir_sha256", "compiler",
  *              "artifact_sha256"},
  *    "layers":{"seccomp":{"tier":"enforced"}, "landlock":{"tier":"off"},
+ *              "view":{"tier", "user":"caller"|{"uid","gid"},
+ *                      "root":"own"|"host", and for a run with its own
+ *                      root "entries", "pid_namespace", "memfd_noexec"}
+ *                      (view.c, init.c),
  *              "net":{...}, "limits":{...}, "env":{...}},
  *      landlock, when on and the command ran, adds what was installed:
  *              "abi":7, "requires":{"abi":1,"mode":"require"},
