@@ -35,7 +35,7 @@ $(B)/polexec: $(POLEXEC_SRCS) $(POLEXEC_HDRS) $(MUSL_INC)/.stamp
 	$(MUSLCC) $(POLEXEC_CFLAGS) $(POLEXEC_SRCS) -o $@
 
 # Leak-suite programs: static glibc, so their policies stay small.
-LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe hog viewprobe
+LEAK_PROGS := syscall_errno sockets badarch boxprobe llprobe hog
 LEAK_BINS := $(addprefix $(B)/tests/leak/,$(LEAK_PROGS)) $(B)/tests/leak/mkpolbin
 TEST_BINS += $(LEAK_BINS)
 tests: $(LEAK_BINS)

@@ -19,6 +19,7 @@
  * Paths stay unbound (`~`, `${VAR}`): polexec binds and opens them.
  */
 #include "backend.h"
+#include "support/support.h"
 #include "landlock_compat.h"
 #include "polbin.h"
 #include "sections.h"
@@ -84,41 +85,6 @@ void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 						  : POLBIN_LL_BEST_EFFORT;
 }
 
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = (b->len + n) * 2;
-		uint8_t *np = realloc(b->p, cap);
-
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void put_le(struct buf *b, uint64_t v, size_t bytes)
-{
-	uint8_t le[8];
-	size_t i;
-
-	for (i = 0; i < bytes; i++)
-		le[i] = (uint8_t)(v >> (8 * i));
-	put(b, le, bytes);
-}
-
 /*
  * One direction's ranges, merged where they overlap or touch. Returns the
  * number kept in out (0 with *any set when they cover every port), or -1
@@ -159,7 +125,7 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 	long nr[2] = {0, 0};
 	uint64_t handled_fs = 0, handled_net = 0;
 	uint32_t abi_min, mode, i, d;
-	struct buf b = {0};
+	struct bytes b = {0};
 	int rc = 2;
 
 	*out = NULL;
@@ -198,15 +164,15 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 			handled_net |=
 			    d ? POLBIN_LL_NET_CONNECT : POLBIN_LL_NET_BIND;
 	}
-	put_le(&b, POLBIN_LL_VERSION, 4);
-	put_le(&b, abi_min, 4);
-	put_le(&b, mode, 4);
-	put_le(&b, 0, 4);
-	put_le(&b, handled_fs, 8);
-	put_le(&b, handled_net, 8);
-	put_le(&b, POLC_LANDLOCK_SCOPE_ALL, 8);
-	put_le(&b, landlock_path_rules(p), 4);
-	put_le(&b, (uint64_t)nr[0] + (uint64_t)nr[1], 4);
+	bytes_le(&b, POLBIN_LL_VERSION, 4);
+	bytes_le(&b, abi_min, 4);
+	bytes_le(&b, mode, 4);
+	bytes_le(&b, 0, 4);
+	bytes_le(&b, handled_fs, 8);
+	bytes_le(&b, handled_net, 8);
+	bytes_le(&b, POLC_LANDLOCK_SCOPE_ALL, 8);
+	bytes_le(&b, landlock_path_rules(p), 4);
+	bytes_le(&b, (uint64_t)nr[0] + (uint64_t)nr[1], 4);
 	for (i = 0; i < p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
 		size_t n = strlen(r->path);
@@ -219,19 +185,19 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 				 r->path);
 			goto out;
 		}
-		put_le(&b, r->rights & handled_fs, 8);
-		put_le(&b, r->flags & (IR_FS_FOLLOW | IR_FS_OPTIONAL), 4);
-		put_le(&b, n, 4);
-		put(&b, r->path, n);
+		bytes_le(&b, r->rights & handled_fs, 8);
+		bytes_le(&b, r->flags & (IR_FS_FOLLOW | IR_FS_OPTIONAL), 4);
+		bytes_le(&b, n, 4);
+		bytes_put(&b, r->path, n);
 	}
 	/* Sorted by (access, lo): bind (1) before connect (2). */
 	for (d = 0; d < 2; d++) {
 		for (i = 0; i < (uint32_t)nr[d]; i++) {
-			put_le(&b,
-			       d ? POLBIN_LL_NET_CONNECT : POLBIN_LL_NET_BIND,
-			       4);
-			put_le(&b, ranges[d][i].lo, 2);
-			put_le(&b, ranges[d][i].hi, 2);
+			bytes_le(&b,
+				 d ? POLBIN_LL_NET_CONNECT : POLBIN_LL_NET_BIND,
+				 4);
+			bytes_le(&b, ranges[d][i].lo, 2);
+			bytes_le(&b, ranges[d][i].hi, 2);
 		}
 	}
 	if (b.oom)

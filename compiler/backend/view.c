@@ -24,6 +24,7 @@
  *     make memfds non-executable; validated like the policy's program.
  */
 #include "backend.h"
+#include "support/support.h"
 #include "polbin.h"
 #include "sections.h"
 
@@ -65,55 +66,20 @@ uint8_t view_attrs(uint32_t rights)
 	return a;
 }
 
-struct vbuf {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void put(struct vbuf *b, const void *d, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = (b->len + n) * 2 + 64;
-		uint8_t *np = realloc(b->p, cap);
-
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put_le(struct vbuf *b, uint64_t v, size_t bytes)
-{
-	uint8_t le[8];
-	size_t i;
-
-	for (i = 0; i < bytes; i++)
-		le[i] = (uint8_t)(v >> (8 * i));
-	put(b, le, bytes);
-}
-
-static void entry(struct vbuf *b, uint8_t kind, uint8_t attrs, uint32_t rule,
+static void entry(struct bytes *b, uint8_t kind, uint8_t attrs, uint32_t rule,
 		  uint64_t size, uint64_t access, const char *path)
 {
 	size_t n = path ? strlen(path) : 0;
 	static const uint8_t zero[8];
 
-	put_le(b, kind, 1);
-	put_le(b, attrs, 1);
-	put_le(b, n, 2);
-	put_le(b, rule, 4);
-	put_le(b, size, 8);
-	put_le(b, access, 8);
-	put(b, path, n);
-	put(b, zero, (8 - n % 8) % 8);
+	bytes_le(b, kind, 1);
+	bytes_le(b, attrs, 1);
+	bytes_le(b, n, 2);
+	bytes_le(b, rule, 4);
+	bytes_le(b, size, 8);
+	bytes_le(b, access, 8);
+	bytes_put(b, path, n);
+	bytes_put(b, zero, (8 - n % 8) % 8);
 }
 
 /* Does a rule of p lie at or under `dir`, or on /? */
@@ -137,7 +103,7 @@ int view_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 {
 	uint64_t handled = landlock_handled_fs(p);
 	uint32_t flags = 0, n = 0, rule = 0, i, l = 0;
-	struct vbuf b = {0};
+	struct bytes b = {0};
 
 	*out = NULL;
 	*len = 0;
@@ -158,12 +124,12 @@ int view_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 			 POLBIN_VIEW_MAX);
 		return 2;
 	}
-	put_le(&b, POLBIN_VIEW_VERSION, 4);
-	put_le(&b, flags, 4);
-	put_le(&b, p->user.uid, 4);
-	put_le(&b, p->user.gid, 4);
-	put_le(&b, n, 4);
-	put_le(&b, 0, 4);
+	bytes_le(&b, POLBIN_VIEW_VERSION, 4);
+	bytes_le(&b, flags, 4);
+	bytes_le(&b, p->user.uid, 4);
+	bytes_le(&b, p->user.gid, 4);
+	bytes_le(&b, n, 4);
+	bytes_le(&b, 0, 4);
 	/* The rules are sorted by path; the links merge into that order. */
 	for (i = 0; view_on(p) && i <= p->fs.nrules; i++) {
 		const struct ir_fs_rule *r =

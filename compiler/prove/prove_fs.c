@@ -604,14 +604,60 @@ static int vars_inside(struct prover *pv, const struct fsv *nv,
 	return rc == PROVE_ENOMEM ? prove_fail(pv, rc, "out of memory") : rc;
 }
 
-/* The world without the view: NEW best_effort may run there. */
-static int no_view(struct prover *pv)
+/*
+ * The fresh world, with the view or (noview) with Landlock alone: rights
+ * NEW leaves free where OLD restricts them, NEW's rules; with the view,
+ * the own mounts of both and NEW's variables inside OLD's.
+ */
+static int compare(struct prover *pv, int noview)
 {
 	struct fsv nv, ov;
+	struct fpath slash;
+	uint32_t x;
 	int rc;
 
-	if (!pv->nw->fs.present || pv->nw->fs.mode != IR_VIEW_BEST_EFFORT)
-		return PROVE_OK;
+	rc = view(&nv, pv->nw, noview);
+	if (!rc)
+		rc = view(&ov, pv->old, noview);
+	else
+		memset(&ov, 0, sizeof(ov));
+	if (rc) {
+		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* Without a view what NEW's ruleset leaves free is free everywhere:
+	 * nothing hides it. */
+	split("/", &slash);
+	x = nv.free & ~eff(&ov, &slash);
+	if (x && (noview || !pv->nw->fs.present))
+		rc = report(pv, "/", x, 0,
+			    pv->nw->fs.present
+				? "grants (its ruleset does not handle them)"
+				: "grants (no fs block: no Landlock ruleset)",
+			    "does not", noview);
+	if (!rc)
+		rc = rules(pv, &nv, &ov);
+	if (!rc && !noview)
+		rc = olds_own(pv, &nv, &ov);
+	if (!rc && !noview)
+		rc = news_own(pv, &nv, &ov);
+	if (!rc && !noview)
+		rc = vars_inside(pv, &nv, &ov);
+out:
+	free(nv.f);
+	free(ov.f);
+	return rc;
+}
+
+int prove_fs(struct prover *pv)
+{
+	int rc;
+
+	pick_fresh(pv, pv->res->fresh, sizeof(pv->res->fresh));
+	rc = compare(pv, 0);
+	/* fs best_effort: the world without the view */
+	if (rc || !pv->nw->fs.present || pv->nw->fs.mode != IR_VIEW_BEST_EFFORT)
+		return rc;
 	if (pv->old->fs.present && pv->old->fs.mode != IR_VIEW_BEST_EFFORT) {
 		struct prove_finding f = {0};
 
@@ -622,70 +668,5 @@ static int no_view(struct prover *pv)
 		f.old_s = strdup("require: refuses");
 		return prove_add(pv, 0, &f);
 	}
-	rc = view(&nv, pv->nw, 1);
-	if (!rc)
-		rc = view(&ov, pv->old, 1);
-	else
-		memset(&ov, 0, sizeof(ov));
-	if (rc) {
-		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
-	} else {
-		/* Landlock alone: what NEW's ruleset leaves free is free
-		 * everywhere, and nothing hides it. */
-		struct fpath slash;
-		uint32_t x;
-
-		split("/", &slash);
-		x = nv.free & ~eff(&ov, &slash);
-		if (x)
-			rc = report(pv, "/", x, 0,
-				    "grants (its ruleset does not handle "
-				    "them)",
-				    "does not", 1);
-		if (!rc)
-			rc = rules(pv, &nv, &ov);
-	}
-	free(nv.f);
-	free(ov.f);
-	return rc;
-}
-
-int prove_fs(struct prover *pv)
-{
-	struct fsv nv, ov;
-	struct fpath slash;
-	uint32_t x;
-	int rc;
-
-	pick_fresh(pv, pv->res->fresh, sizeof(pv->res->fresh));
-	rc = view(&nv, pv->nw, 0);
-	if (!rc)
-		rc = view(&ov, pv->old, 0);
-	else
-		memset(&ov, 0, sizeof(ov));
-	if (rc) {
-		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
-		goto out;
-	}
-	/* Rights NEW leaves unrestricted, where OLD restricts them. */
-	split("/", &slash);
-	x = nv.free & ~eff(&ov, &slash);
-	if (!pv->nw->fs.present && x)
-		rc = report(pv, "/", x, 0,
-			    "grants (no fs block: no Landlock ruleset)",
-			    "does not", 0);
-	if (!rc)
-		rc = rules(pv, &nv, &ov);
-	if (!rc)
-		rc = olds_own(pv, &nv, &ov);
-	if (!rc)
-		rc = news_own(pv, &nv, &ov);
-	if (!rc)
-		rc = vars_inside(pv, &nv, &ov);
-	if (!rc)
-		rc = no_view(pv);
-out:
-	free(nv.f);
-	free(ov.f);
-	return rc;
+	return compare(pv, 1);
 }

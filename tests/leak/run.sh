@@ -50,7 +50,7 @@ setup_shared() {
 	mkdir -p "$SHARED/bin" "$SHARED/art"
 	for f in polexec polc tests/leak/syscall_errno tests/leak/sockets \
 		tests/leak/badarch tests/leak/boxprobe tests/leak/mkpolbin \
-		tests/leak/llprobe tests/leak/hog tests/leak/viewprobe; do
+		tests/leak/llprobe tests/leak/hog; do
 		if [ ! -x "$B/$f" ]; then
 			say "leak: $B/$f is missing: run make first"
 			exit 2
@@ -950,15 +950,16 @@ t_ll_exec_from_rw_not_x_denied() {
 
 # Starts llprobe serve-* in the background; sets SERVER (its pid).
 start_server() {
-	"$BIN/llprobe" "$@" >"$T/server.$1.$2" 2>&1 &
+	sv_log=$T/server.$(printf '%s.%s' "$1" "$2" | tr -c 'A-Za-z0-9.' _)
+	"$BIN/llprobe" "$@" >"$sv_log" 2>&1 &
 	SERVER=$!
 	i=0
-	while [ $i -lt 100 ] && ! grep -q ready "$T/server.$1.$2"; do
+	while [ $i -lt 100 ] && ! grep -q ready "$sv_log"; do
 		sleep 0.02
 		i=$((i + 1))
 	done
-	grep -q ready "$T/server.$1.$2" || {
-		say "    FAIL: server $*: $(cat "$T/server.$1.$2")"
+	grep -q ready "$sv_log" || {
+		say "    FAIL: server $*: $(cat "$sv_log")"
 		return 1
 	}
 }
@@ -1415,10 +1416,10 @@ vbox() {
 	shift
 	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
 		--var V_SOCK="$T/sockdir/s" "$@" "$ART/$vb_pol.polbin" -- \
-		"$BIN/viewprobe" $VP
+		"$BIN/llprobe" $VP
 }
 
-# vp OP ARGS...: viewprobe under view.pol (needs a listening socket at
+# vp OP ARGS...: llprobe under view.pol (needs a listening socket at
 # sockdir/s: the socket statement binds it, so it must exist)
 vp() {
 	VP="$*"
@@ -1426,17 +1427,7 @@ vp() {
 }
 
 start_unix() {
-	"$BIN/viewprobe" unix-serve "$1" "${2:-5000}" >"$1.log" 2>&1 &
-	SERVER=$!
-	i=0
-	while [ $i -lt 100 ] && ! grep -q ready "$1.log" 2>/dev/null; do
-		sleep 0.02
-		i=$((i + 1))
-	done
-	grep -q ready "$1.log" || {
-		say "    FAIL: unix-serve $1: $(cat "$1.log")"
-		return 1
-	}
+	start_server serve-unix "$1" "${2:-5000}"
 }
 
 # view_up: the setup, and the socket view.pol exposes
@@ -1464,7 +1455,7 @@ t_view_memfd_never_runs() {
 	r=0
 	for how in execveat proc; do
 		for fl in plain seal; do
-			vp memfd-exec "$BIN/viewprobe" $fl $how
+			vp memfd-exec "$BIN/llprobe" $fl $how
 			expect_nomatch "memfd $fl by $how: never ran" "$OUT" \
 				'^ran$' &&
 				expect_match "memfd $fl by $how: refused" \
@@ -1486,7 +1477,7 @@ t_view_memfd_never_runs() {
 	# twins: outside the box the same memfd runs; in the box, a program
 	# in an rx folder does
 	expect "memfd outside" \
-		"$("$BIN/viewprobe" memfd-exec "$BIN/viewprobe" plain execveat)" \
+		"$("$BIN/llprobe" memfd-exec "$BIN/llprobe" plain execveat)" \
 		ran || return 1
 	start_unix "$T/sockdir/s" 5000 || return 1
 	s=$SERVER
@@ -1508,7 +1499,7 @@ t_view_unix_socket_outside_grants_unreachable() {
 	r2=$OUT
 	vp unix-connect "$T/ws/s"
 	r3=$OUT
-	r4=$("$BIN/viewprobe" unix-connect "$T/hidden/s")
+	r4=$("$BIN/llprobe" unix-connect "$T/hidden/s")
 	stop_servers $SOCKSRV $h $w
 	expect "socket outside the grants" "$r1" \
 		"unix-connect: errno=2 (No such file or directory)" &&
