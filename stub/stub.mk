@@ -6,6 +6,7 @@
 
 # In the order polexec runs them (stub/polexec.c), then the helpers.
 POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
+                stub/outfile.c \
                 stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
                 stub/env.c stub/secrets.c stub/net.c stub/run.c \
                 stub/child.c stub/doctor.c \
