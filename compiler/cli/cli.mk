@@ -3,6 +3,10 @@
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
+# polc doctor names why a user namespace cannot be made with polexec's
+# own words: stub/userns.c, libc only.
+CLI_OBJS  += $(B)/stub/userns.o
+$(B)/compiler/cli/doctor.o: CFLAGS += -I.
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
 
 $(POLC_MAIN): CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'
