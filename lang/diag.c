@@ -15,6 +15,7 @@
 void diag_init(struct diag *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->max_errors = DIAG_MAX_ERRORS;
 }
 
 void diag_fini(struct diag *d)
@@ -133,7 +134,8 @@ void diag_report(struct diag *d, enum diag_level level, struct loc loc,
 	else if (level == DIAG_WARNING)
 		d->warnings++;
 	if (level != DIAG_NOTE)
-		d->dropping = level == DIAG_ERROR && d->errors > DIAG_MAX_KEPT;
+		d->dropping = level == DIAG_ERROR && d->max_errors > 0 &&
+			      d->errors > d->max_errors;
 	if (d->dropping) {
 		if (level == DIAG_ERROR)
 			d->dropped++;
@@ -235,7 +237,10 @@ static void print_all(const struct diag *d, FILE *out)
 			quote_line(out, &e->loc);
 	}
 	if (d->dropped)
-		fprintf(out, "polc: %d more errors not shown\n", d->dropped);
+		fprintf(out,
+			"polc: %d more errors not shown (--max-errors N shows "
+			"more, 0 all)\n",
+			d->dropped);
 	if (d->oom)
 		fputs("polc: error: out of memory while reporting\n", out);
 }

@@ -42,17 +42,22 @@ struct diag_entry {
 	char *msg;
 };
 
-/* Errors past this many are counted, not kept: a pathological policy must
- * not turn into millions of lines. */
-#define DIAG_MAX_KEPT 50
+/*
+ * Errors past max_errors are counted, not kept: a pathological policy must
+ * not turn into millions of lines. The default is generous, so that fixing
+ * a long policy (or an imported profile) takes one pass; `--max-errors N`
+ * sets it, 0 keeping every error.
+ */
+#define DIAG_MAX_ERRORS 1000
 
 struct diag {
 	struct diag_entry *v;
 	size_t n, cap;
 	int errors;
 	int warnings;
-	int dropped;  /* errors counted but not kept */
-	int dropping; /* the last error was dropped: drop its notes too */
+	int max_errors; /* errors kept; 0: all (diag_init: DIAG_MAX_ERRORS) */
+	int dropped;	/* errors counted but not kept */
+	int dropping;	/* the last error was dropped: drop its notes too */
 	int oom;
 	unsigned nfiles;
 	struct src_file *files; /* owned */

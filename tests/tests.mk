@@ -41,6 +41,8 @@ CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
 include tests/net/net.mk
 # The soak suite (tests/soak/run.sh) and its tool; `make soak`.
 include tests/soak/soak.mk
+# OCI profiles: import, export, and a real runtime.
+include tests/oci/oci.mk
 
 tests: $(TEST_BINS)
 

@@ -83,11 +83,39 @@ extern const uint32_t backends_known_sections[];
 int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
 		     size_t *ninsns, char *err, size_t errlen);
 
-/* The x86_64 number of a syscall name, or -1 when x86_64 has none. */
+/* The x86_64 number of an IR syscall name (a name of the syscall table, or
+ * a decimal number: syscall_ir_nr()), or -1 when x86_64 has none. */
 int seccomp_syscall_nr(const char *name);
 
 /* The seccomp return value of an action. Returns 0, or -1 if invalid. */
 int seccomp_action_value(const struct ir_action *a, uint32_t *ret);
+
+/* ---- The seccomp layer as libseccomp rules (seccomp_oci.c) ------------- */
+
+/*
+ * One rule as libseccomp states it: syscall, action, and for each argument
+ * (arg & mask[k]) == value[k] (mask 0: no condition on it). The rules of
+ * one syscall are disjoint, so libseccomp's missing precedence does not
+ * matter, and none has the default action; together with the default they
+ * decide every argument vector as ir_eval_syscall() does, comparing an int
+ * argument on its low 32 bits as the kernel reads it (its masks lie there).
+ * polc export oci writes them as an OCI profile (docs/OCI.md).
+ */
+struct seccomp_oci_rule {
+	char syscall[IR_SYSCALL_NAME];
+	struct ir_action action;
+	uint64_t mask[6], value[6];
+};
+
+struct seccomp_oci_rules {
+	struct seccomp_oci_rule *v; /* grouped by syscall, in IR order */
+	size_t n;
+};
+
+/* 0, or -1 with err (a syscall needing too many regions, memory). */
+int seccomp_oci_rules(const struct ir_syscalls *s,
+		      struct seccomp_oci_rules *out, char *err, size_t errlen);
+void seccomp_oci_rules_free(struct seccomp_oci_rules *r);
 
 /* ---- Translation validation (seccomp_validate.c) ------------------------ */
 

@@ -190,6 +190,8 @@ int build_policy(const struct build_opts *o)
 	int rc = 2;
 
 	diag_init(&d);
+	if (o->max_errors >= 0)
+		d.max_errors = o->max_errors;
 	if (sema_compile(&d, o->input, &so, &p)) {
 		diag_print(&d, stderr);
 		diag_fini(&d);

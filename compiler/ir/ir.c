@@ -462,6 +462,18 @@ const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 	return NULL;
 }
 
+const struct ir_syscall *ir_syscall_for_nr(const struct ir_syscalls *s, int nr)
+{
+	const char *name = syscall_name(SYSCALL_ARCH_X86_64, nr);
+	const struct ir_syscall *sc = name ? ir_find_syscall(s, name) : NULL;
+	char num[16];
+
+	if (sc || nr < 0 || nr >= SYSCALL_NR_LIMIT)
+		return sc;
+	snprintf(num, sizeof(num), "%d", nr);
+	return ir_find_syscall(s, num);
+}
+
 int ir_is_identifier(const char *s)
 {
 	size_t n = strlen(s);

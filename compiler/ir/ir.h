@@ -345,6 +345,13 @@ const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 					 const char *name);
 
 /*
+ * The IR syscall for x86_64 number nr: the one named as the syscall table
+ * names nr, or the one named by the number itself (how the IR keeps a
+ * number no table names); NULL when the policy names neither.
+ */
+const struct ir_syscall *ir_syscall_for_nr(const struct ir_syscalls *s, int nr);
+
+/*
  * The shapes of names, shared by the semantic pass (which produces them)
  * and the IR reader (which refuses anything the semantic pass could not
  * have produced, so a doctored artifact cannot smuggle escape sequences

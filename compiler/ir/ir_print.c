@@ -171,9 +171,32 @@ void ir_print_atom(FILE *out, const char *syscall, const struct ir_atom *a)
 		fputs(name, out);
 	else
 		fprintf(out, "arg%u", a->arg);
+	/* Only the upper half: ARG.hi, as the policy wrote it. */
+	if (a->width == 64 && !(uint32_t)a->mask && !(uint32_t)a->value) {
+		fputs(".hi", out);
+		if (a->mask != 0xffffffff00000000ull)
+			fprintf(out, " & 0x%" PRIx64, a->mask >> 32);
+		fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op),
+			a->value >> 32);
+		return;
+	}
 	if (a->mask != full)
 		fprintf(out, " & 0x%" PRIx64, a->mask);
 	fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op), a->value);
+}
+
+/*
+ * How a syscall is shown: its name; a number (kept by a polc whose table
+ * did not name it) by the name this polc's table gives it, if any.
+ */
+static const char *shown_name(const struct ir_syscall *sc)
+{
+	const char *name = NULL;
+
+	if (syscall_is_number(sc->name))
+		name =
+		    syscall_name(SYSCALL_ARCH_X86_64, syscall_ir_nr(sc->name));
+	return name ? name : sc->name;
 }
 
 static int unconditional(const struct ir_syscall *sc)
@@ -223,7 +246,7 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 					fprintf(out, "    %s",
 						ir_action_str(cur, buf,
 							      sizeof(buf)));
-				fprintf(out, " %s", sc->name);
+				fprintf(out, " %s", shown_name(sc));
 				if (++col == 8) {
 					fputc('\n', out);
 					col = 0;
@@ -243,10 +266,11 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 
 			fprintf(out, "    %s %s",
 				ir_action_str(&r->action, buf, sizeof(buf)),
-				sc->name);
+				shown_name(sc));
 			for (k = 0; k < r->natoms; k++) {
 				fputs(k ? " && " : " if ", out);
-				ir_print_atom(out, sc->name, &r->atoms[k]);
+				ir_print_atom(out, shown_name(sc),
+					      &r->atoms[k]);
 			}
 			fputc('\n', out);
 		}

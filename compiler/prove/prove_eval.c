@@ -9,9 +9,9 @@
 #include "backend/backend.h"
 #include "prove.h"
 #include "sections.h"
+#include "tables/tables.h"
 
 #include <linux/audit.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +21,17 @@
 struct ir_action prove_sys_action(const struct ir_policy *p,
 				  const struct prove_sys_point *pt)
 {
-	const struct ir_syscall *sc = NULL;
+	const struct ir_syscall *sc;
 	struct ir_action allow = {IR_ACT_ALLOW, 0};
-	char *name;
 
 	/* No syscalls block: no seccomp filter is installed at all. */
 	if (!p->sys.present)
 		return allow;
 	if (pt->arch != AUDIT_ARCH_X86_64 || pt->nr >= X32_BIT)
 		return p->sys.badarch;
-	/* Number to name here; the decider goes name to number. */
-	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, (int)pt->nr);
-	if (name)
-		sc = ir_find_syscall(&p->sys, name);
-	free(name);
+	/* Number to syscall here; the decider goes name to number. */
+	sc = pt->nr < SYSCALL_NR_LIMIT ? ir_syscall_for_nr(&p->sys, (int)pt->nr)
+				       : NULL;
 	return ir_eval_syscall(&p->sys, sc, pt->args);
 }
 

@@ -40,7 +40,6 @@
 #include "wordsat.h"
 
 #include <linux/audit.h>
-#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -485,14 +484,11 @@ static int unnamed_nr(struct prover *pv, uint32_t *nr, char **what)
 	struct sbuf s = {0};
 
 	for (int i = 0; i < NR_SCAN; i++) {
-		char *name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, i);
+		const char *name = syscall_name(SYSCALL_ARCH_X86_64, i);
 
-		if (name && (ir_find_syscall(&pv->nw->sys, name) ||
-			     ir_find_syscall(&pv->old->sys, name))) {
-			free(name);
+		if (ir_syscall_for_nr(&pv->nw->sys, i) ||
+		    ir_syscall_for_nr(&pv->old->sys, i))
 			continue;
-		}
 		*nr = (uint32_t)i;
 		if (name)
 			sb_printf(&s,
@@ -504,7 +500,6 @@ static int unnamed_nr(struct prover *pv, uint32_t *nr, char **what)
 				  "syscall %d (as every syscall neither "
 				  "policy names)",
 				  i);
-		free(name);
 		*what = sb_take(&s);
 		return PROVE_OK;
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The syscalls section: `syscalls [default ACTION] { ACTION NAMES [if COND] }`.
- * Names are checked against libseccomp's x86_64 table, argument names and
- * widths against compiler/tables/syscall_args.c, constants against constants.c.
+ * Names are checked against our x86_64 syscall table (compiler/tables,
+ * generated from the kernel's syscall_64.tbl), a number no table names yet
+ * may stand for one (`allow 470`); argument names and widths come from
+ * compiler/tables/syscall_args.c, constants from constants.c.
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
@@ -10,43 +12,65 @@
 #include "tables/tables.h"
 #include "wordsat.h"
 
-#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NR_SCAN_MAX 1024
+/* x86_64's numbers for x32's old entry points: no x86_64 syscall has them. */
+#define X32_LEGACY_LO 512
+#define X32_LEGACY_HI 547
 
 static const char *const action_names[] = {
     "allow", "log", "trap", "kill", "kill_process", "kill_thread", "errno",
 };
 
-/* Every x86_64 syscall name, for "did you mean". */
-static size_t all_syscall_names(const char **out, char **owned, size_t max)
-{
-	size_t n = 0;
-	int nr;
-
-	for (nr = 0; nr < NR_SCAN_MAX && n < max; nr++) {
-		char *name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-
-		if (name) {
-			owned[n] = name;
-			out[n++] = name;
-		}
-	}
-	return n;
-}
-
 static void unknown_syscall(struct sema *s, const struct ast_word *w)
 {
-	static const char *names[NR_SCAN_MAX];
-	static char *owned[NR_SCAN_MAX];
-	size_t n = all_syscall_names(names, owned, NR_SCAN_MAX), i;
+	static const char *names[SYSCALL_NR_LIMIT];
+	unsigned n = syscall_count(SYSCALL_ARCH_X86_64), i;
 
-	sema_unknown(s, w, "syscall", names, n);
-	for (i = 0; i < n; i++)
-		free(owned[i]);
+	for (i = 0; i < n && i < SYSCALL_NR_LIMIT; i++)
+		names[i] = syscall_at(SYSCALL_ARCH_X86_64, i)->name;
+	sema_unknown(s, w, "syscall", names, i);
+}
+
+/*
+ * The IR name of the syscall word w: a name from the table, or a number.
+ * A number the table names becomes that name, so `allow 462` and `allow
+ * mseal` are the same rule; one it does not stays a number. 0 and fills
+ * out, or -1 with an error.
+ */
+static int syscall_word(struct sema *s, const struct ast_word *w,
+			char out[IR_SYSCALL_NAME])
+{
+	const char *name;
+	int nr;
+
+	if (w->text[0] < '0' || w->text[0] > '9') {
+		if (strlen(w->text) >= IR_SYSCALL_NAME ||
+		    syscall_nr(SYSCALL_ARCH_X86_64, w->text) < 0) {
+			unknown_syscall(s, w);
+			return -1;
+		}
+		strcpy(out, w->text);
+		return 0;
+	}
+	if (!syscall_is_number(w->text)) {
+		diag_error(s->d, w->loc,
+			   "syscall number '%s': write it in decimal, below %d",
+			   w->text, SYSCALL_NR_LIMIT);
+		return -1;
+	}
+	nr = atoi(w->text);
+	if (nr >= X32_LEGACY_LO && nr <= X32_LEGACY_HI) {
+		diag_error(s->d, w->loc,
+			   "syscall number %d is in x32's legacy range "
+			   "%d..%d: no x86_64 syscall has it",
+			   nr, X32_LEGACY_LO, X32_LEGACY_HI);
+		return -1;
+	}
+	name = syscall_name(SYSCALL_ARCH_X86_64, nr);
+	snprintf(out, IR_SYSCALL_NAME, "%s", name ? name : w->text);
+	return 0;
 }
 
 static void unknown_errno(struct sema *s, const struct ast_word *w)
@@ -152,6 +176,36 @@ static int fit(struct sema *s, const struct ast_value *v, unsigned width,
 	return -1;
 }
 
+/*
+ * ARG.hi: the upper 32 bits of the register that holds ARG, compared as a
+ * 32-bit unsigned number. The IR states it as a 64-bit atom whose mask and
+ * value lie in the upper half. A value must fit those 32 bits.
+ */
+static int fit_hi(struct sema *s, const struct ast_value *v, uint64_t *x,
+		  const char *arg)
+{
+	if (*x >= 0xffffffff80000000ull)
+		*x &= 0xffffffffull;
+	if (*x > 0xffffffffull) {
+		diag_error(s->d, v->loc,
+			   "value 0x%llx does not fit the 32 bits of %s",
+			   (unsigned long long)*x, arg);
+		return -1;
+	}
+	*x <<= 32;
+	return 0;
+}
+
+/* The value (or mask) of an atom at the width it is compared on. */
+static int atom_value(struct sema *s, const struct ast_value *v, int hi,
+		      unsigned width, uint64_t *x, const char *arg,
+		      const char *sc)
+{
+	if (sema_value(s, v, x))
+		return -1;
+	return hi ? fit_hi(s, v, x, arg) : fit(s, v, width, x, arg, sc);
+}
+
 static const uint8_t cmp_to_op[] = {
     [AST_EQ] = IR_OP_EQ, [AST_NE] = IR_OP_NE, [AST_LT] = IR_OP_LT,
     [AST_LE] = IR_OP_LE, [AST_GT] = IR_OP_GT, [AST_GE] = IR_OP_GE,
@@ -166,11 +220,17 @@ struct alts {
 static int resolve_atom(struct sema *s, const char *sc,
 			const struct ast_atom *a, struct alts *out)
 {
+	const char *text = a->arg.text, *dot = strrchr(text, '.');
+	int hi = dot && !strcmp(dot, ".hi");
+	char base[64];
 	unsigned width;
 	uint64_t mask = ~0ull, val;
-	int idx = syscall_args_index(sc, a->arg.text, &width);
+	int idx;
 	size_t i;
 
+	snprintf(base, sizeof(base), "%.*s",
+		 hi ? (int)(dot - text) : (int)strlen(text), text);
+	idx = syscall_args_index(sc, base, &width);
 	if (idx < 0) {
 		const char *cands[SYSCALL_ARGS_MAX * 4];
 		size_t n = 0;
@@ -179,22 +239,27 @@ static int resolve_atom(struct sema *s, const char *sc,
 		while (n < sizeof(cands) / sizeof(*cands) &&
 		       (c = syscall_args_name(sc, (unsigned)n)))
 			cands[n++] = c;
+		struct ast_word w = a->arg;
+
+		w.text = base;
 		if (n)
-			sema_unknown(s, &a->arg, "argument", cands, n);
+			sema_unknown(s, &w, "argument", cands, n);
 		else
 			diag_error(
 			    s->d, a->arg.loc,
-			    "unknown argument '%s' of %s; use arg0..arg5",
-			    a->arg.text, sc);
+			    "unknown argument '%s' of %s; use arg0..arg5", base,
+			    sc);
 		return -1;
 	}
-	if (a->has_mask && (sema_value(s, &a->mask, &mask) ||
-			    fit(s, &a->mask, width, &mask, a->arg.text, sc)))
+	if (hi) {
+		width = 64;
+		mask = 0xffffffff00000000ull;
+	}
+	if (a->has_mask && atom_value(s, &a->mask, hi, width, &mask, text, sc))
 		return -1;
 	out->n = 0;
 	if (a->cmp != AST_IN) {
-		if (sema_value(s, &a->value, &val) ||
-		    fit(s, &a->value, width, &val, a->arg.text, sc))
+		if (atom_value(s, &a->value, hi, width, &val, text, sc))
 			return -1;
 		out->v[0] = (struct ir_atom){(uint8_t)idx, (uint8_t)width,
 					     cmp_to_op[a->cmp], mask, val};
@@ -209,8 +274,7 @@ static int resolve_atom(struct sema *s, const char *sc,
 	for (i = 0; i < a->nset; i++) {
 		size_t j;
 
-		if (sema_value(s, &a->set[i], &val) ||
-		    fit(s, &a->set[i], width, &val, a->arg.text, sc))
+		if (atom_value(s, &a->set[i], hi, width, &val, text, sc))
 			return -1;
 		for (j = 0; j < out->n; j++) {
 			if (out->v[j].value == val) {
@@ -304,23 +368,20 @@ static void rule_stmt(struct sema *s, const struct ast_stmt *st)
 	}
 	for (i = 1; i < st->nwords; i++) {
 		const struct ast_word *w = &st->words[i];
+		char name[IR_SYSCALL_NAME];
 		int failed = 0;
 
 		if (w->kind != AST_WORD) {
 			diag_error(s->d, w->loc, "expected a syscall name");
 			continue;
 		}
-		if (strlen(w->text) >= IR_SYSCALL_NAME ||
-		    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
-						      w->text) < 0) {
-			unknown_syscall(s, w);
+		if (syscall_word(s, w, name))
 			continue;
-		}
 		for (j = 0; j < natoms && !failed; j++)
-			failed = resolve_atom(s, w->text, &st->cond->atoms[j],
+			failed = resolve_atom(s, name, &st->cond->atoms[j],
 					      &alts[j]);
 		if (!failed)
-			expand(s, w->text, &act, alts, natoms, w->loc);
+			expand(s, name, &act, alts, natoms, w->loc);
 	}
 }
 

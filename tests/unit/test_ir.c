@@ -85,6 +85,19 @@ static void test_equivalent_policies(void **state)
 	     "} }"},
 	    {"policy \"p\" { syscalls default kill { allow read } }",
 	     "policy \"p\" { syscalls { allow read } }"},
+	    /* ARG.hi is the upper half of the register: for a 64-bit
+	     * argument, the same as a mask on it. */
+	    {"policy \"p\" { syscalls { allow mmap if len.hi == 1 && "
+	     "len.hi & 0xf0 in {0x10, 0x20} } }",
+	     "policy \"p\" { syscalls { allow mmap if len & "
+	     "0xffffffff00000000 == 0x100000000 && len & 0xf000000000 == "
+	     "0x1000000000\n allow mmap if len & 0xf000000000 == "
+	     "0x2000000000 && len.hi == 1 } }"},
+	    /* A number the syscall table names is that syscall. */
+	    {"policy \"p\" { syscalls { allow 462; allow 41 if "
+	     "family == 1 } }",
+	     "policy \"p\" { syscalls { allow mseal; allow socket if "
+	     "domain == 1 } }"},
 	    /* best_effort is the limits' default mode. */
 	    {"policy \"p\" { limits best_effort { pids 5 } }",
 	     "policy \"p\" { limits { pids 5 } }"},
@@ -124,6 +137,11 @@ static void test_different_policies(void **state)
 	static const char *const pairs[][2] = {
 	    {"policy \"p\" { syscalls { allow read } }",
 	     "policy \"p\" { syscalls { allow write } }"},
+	    {"policy \"p\" { syscalls { allow 470 } }",
+	     "policy \"p\" { syscalls { allow 471 } }"},
+	    /* An int's upper half is another word than the int. */
+	    {"policy \"p\" { syscalls { allow socket if family.hi == 0 } }",
+	     "policy \"p\" { syscalls { allow socket if family == 0 } }"},
 	    {"policy \"p\" { syscalls { allow socket if domain == 1 } }",
 	     "policy \"p\" { syscalls { allow socket if domain != 1 } }"},
 	    {"policy \"p\" { syscalls default errno(EPERM) { allow read } "
