@@ -27,7 +27,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,19 +44,6 @@ enum {
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1
 #endif
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* "/dir/.polc-XXXXXX" with six random letters, into o->tmp's buffer. */
 static void temp_name(const struct outfile *o, char *buf, size_t len)
@@ -229,8 +215,8 @@ static int name_unnamed(struct outfile *o)
 	return -1;
 }
 
-/* The temporary file in place; -1 with the reason in err. */
-static int put_in_place(struct outfile *o, char *err, size_t len)
+/* The temporary file in place: NULL, or why not (errno for its text). */
+static const char *put_in_place(struct outfile *o)
 {
 	struct stat now;
 	int r;
@@ -239,47 +225,49 @@ static int put_in_place(struct outfile *o, char *err, size_t len)
 		r = o->tmp ? rename_new(o->tmp, o->path)
 			   : link_unnamed(o, o->path);
 		if (r < 0)
-			return fail(err, len, "%s",
-				    errno == EEXIST ? "appeared while polexec "
-						      "ran; nothing replaced"
-						    : strerror(errno));
+			return errno == EEXIST ? "appeared while polexec ran; "
+						 "nothing replaced"
+					       : NULL;
 		free(o->tmp);
 		o->tmp = NULL;
-		return 0;
+		return "";
 	}
 	/* Replacing needs a name to rename from. */
 	if (!o->tmp && name_unnamed(o) < 0)
-		return fail(err, len,
-			    "cannot name its temporary file in %s: %s", o->dir,
-			    strerror(errno));
+		return NULL;
 	/* Still the regular file we found: rename() would replace
 	 * whatever is there. */
 	if (lstat(o->path, &now) < 0 || !S_ISREG(now.st_mode) ||
 	    now.st_dev != o->was.st_dev || now.st_ino != o->was.st_ino)
-		return fail(err, len,
-			    "changed while polexec ran; nothing replaced");
+		return "changed while polexec ran; nothing replaced";
 	if (rename(o->tmp, o->path) < 0)
-		return fail(err, len, "%s", strerror(errno));
+		return NULL;
 	free(o->tmp);
 	o->tmp = NULL;
-	return 0;
+	return "";
 }
 
 int outfile_commit(struct outfile *o, char *err, size_t len)
 {
+	const char *why = "";
 	int rc = 0, dirfd;
 
 	err[0] = '\0';
-	if (o->fd < 0)
-		return fail(err, len, "not open");
-	if (o->how != OUTFILE_IN_PLACE &&
-	    (fsync(o->fd) < 0 || put_in_place(o, err, len) < 0)) {
-		if (!err[0])
-			fail(err, len, "%s", strerror(errno));
+	if (o->fd < 0) {
+		snprintf(err, len, "not open");
+		return -1;
+	}
+	if (o->how != OUTFILE_IN_PLACE)
+		why = fsync(o->fd) < 0 ? NULL : put_in_place(o);
+	if (!why || why[0]) {
+		/* "": in place; NULL: errno says why */
+		snprintf(err, len, "%s", why ? why : strerror(errno));
 		rc = -1;
 	}
-	if (close(o->fd) < 0 && rc == 0)
-		rc = fail(err, len, "%s", strerror(errno));
+	if (close(o->fd) < 0 && rc == 0) {
+		snprintf(err, len, "%s", strerror(errno));
+		rc = -1;
+	}
 	o->fd = -1;
 	if (o->tmp) {
 		unlink(o->tmp); /* a failure: the temporary file goes */

@@ -37,15 +37,6 @@ box() {
 	ERR=$(cat "$T/stderr")
 }
 
-# kind PATH: "character special file 1:3", "fifo", "regular file", ...
-kind() {
-	case $(stat -c %F "$1") in
-	"character special file" | "block special file")
-		stat -c '%F %t:%T' "$1" ;;
-	*) stat -c %F "$1" ;;
-	esac
-}
-
 # outcome FILE: the record's outcome, or "not JSON".
 outcome() {
 	jq -er .outcome "$1" 2>/dev/null || echo "not JSON"

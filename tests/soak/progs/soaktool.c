@@ -174,11 +174,31 @@ static void comm_of(pid_t pid, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* From /proc/PID/stat: the parent's pid and the state letter; -1 when
+ * the process is gone. */
+static int stat_of(pid_t pid, int *ppid, char *state)
+{
+	char path[64], buf[512];
+	const char *p = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		p = strrchr(buf, ')');
+	fclose(f);
+	if (!p || sscanf(p + 2, "%c %d", state, ppid) != 2)
+		return -1;
+	return 0;
+}
+
 /* Our children now, polexec's orphans included: " PID(COMM)" each into
  * out; with kill_them, each is sent SIGKILL. */
 static int list_children(char *out, size_t len, int kill_them)
 {
-	char path[64], buf[512];
+	char buf[512];
 	struct dirent *e;
 	int found = 0;
 	DIR *d = opendir("/proc");
@@ -186,23 +206,11 @@ static int list_children(char *out, size_t len, int kill_them)
 	out[0] = '\0';
 	while (d && (e = readdir(d))) {
 		pid_t pid = (pid_t)atoi(e->d_name);
-		FILE *f;
 		int ppid = 0;
+		char state;
 
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			const char *p = strrchr(buf, ')');
-
-			if (p)
-				sscanf(p + 2, "%*c %d", &ppid);
-		}
-		fclose(f);
-		if (ppid != getpid())
+		if (pid <= 0 || stat_of(pid, &ppid, &state) < 0 ||
+		    ppid != getpid())
 			continue;
 		comm_of(pid, buf, sizeof(buf));
 		found++;
@@ -305,7 +313,7 @@ static void ns_links(const char *dir)
 
 static void processes(void)
 {
-	char path[64], comm[256], buf[512];
+	char path[64], comm[256];
 	struct dirent *e;
 	DIR *d = opendir("/proc");
 	pid_t self = getpid(), parent = getppid();
@@ -313,21 +321,11 @@ static void processes(void)
 	while (d && (e = readdir(d))) {
 		pid_t pid = (pid_t)atoi(e->d_name);
 		char state = '?';
-		FILE *f;
+		int ppid;
 
-		if (pid <= 0 || pid == self || pid == parent)
+		if (pid <= 0 || pid == self || pid == parent ||
+		    stat_of(pid, &ppid, &state) < 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			const char *p = strrchr(buf, ')');
-
-			if (p)
-				state = p[2];
-		}
-		fclose(f);
 		comm_of(pid, comm, sizeof(comm));
 		printf("proc %d %s %c\n", (int)pid, comm, state);
 		snprintf(path, sizeof(path), "/proc/%d/ns", (int)pid);
