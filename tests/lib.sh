@@ -41,6 +41,8 @@ expect_absent() {
 	return 0
 }
 
+is_root() { [ "$(id -u)" = 0 ]; }
+
 # kind PATH: what PATH is, by stat(1): "character special file 1:3"
 # (with the device numbers), "fifo", "regular file", "symbolic link", ...
 kind() {

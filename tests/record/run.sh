@@ -24,8 +24,6 @@ failed=0
 failures=
 WHO_RUNS="uid $(id -u)"
 
-is_root() { [ "$(id -u)" = 0 ]; }
-
 # box FILE [CMD...]: polexec --record FILE over the plain policy: RC, ERR.
 box() {
 	bx_rec=$1

@@ -60,8 +60,6 @@ failed=0
 failures=
 WHO_RUNS="uid $(id -u)"
 
-is_root() { [ "$(id -u)" = 0 ]; }
-
 # figure TEXT: a measurement for the report, not a pass/fail condition.
 figure() {
 	say "    figure ($WHO_RUNS): $*"
