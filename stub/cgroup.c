@@ -55,6 +55,7 @@ static struct {
 	uint64_t memory, pids; /* the limits to set */
 	char why[512];	       /* why no cgroup, for refusals and --doctor */
 	pid_t owner;	       /* polexec, whose cgroups these are */
+	char tag[32];	       /* their names' end: "PID-RANDOM" */
 	pid_t keeper;	       /* the keeper, while it runs */
 	int keeper_fd;	       /* the pipe's write end: polexec's alone */
 } C = {.keeper_fd = -1};
@@ -474,10 +475,8 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 static int cg_make(struct cg *c, const char *dir, const char *path,
 		   uint32_t mask)
 {
-	if (join(c->box, sizeof(c->box), "%s/polexec-%d", dir, (int)getpid()) <
-		0 ||
-	    join(c->rel, sizeof(c->rel), "%s/polexec-%d", path, (int)getpid()) <
-		0 ||
+	if (join(c->box, sizeof(c->box), "%s/polexec-%s", dir, C.tag) < 0 ||
+	    join(c->rel, sizeof(c->rel), "%s/polexec-%s", path, C.tag) < 0 ||
 	    cg_mkdir(c->box) < 0) {
 		c->box[0] = '\0';
 		return -1;
@@ -559,8 +558,8 @@ static uint32_t cg2_setup(uint32_t want)
 					c->parent);
 				goto fail;
 			}
-			if (join(c->self, sizeof(c->self), "%s/polexec-%d.self",
-				 c->parent, (int)getpid()) < 0 ||
+			if (join(c->self, sizeof(c->self), "%s/polexec-%s.self",
+				 c->parent, C.tag) < 0 ||
 			    cg_mkdir(c->self) < 0) {
 				why_add("v2: cannot make a leaf in %s: %s",
 					c->parent, strerror(errno));
@@ -642,12 +641,26 @@ static char keeper_stack[64 << 10] __attribute__((aligned(16)));
 
 /* Only a folder polexec named for itself: a path half written when it was
  * killed is never taken for another's. */
+/*
+ * The end of the box's cgroups' names: our pid, which another polexec in
+ * another pid namespace may have too under the same parent cgroup, and a
+ * random number, which it will not.
+ */
+static void make_tag(void)
+{
+	uint32_t r;
+
+	if (syscall(SYS_getrandom, &r, sizeof(r), 0) != (long)sizeof(r))
+		r = (uint32_t)monotonic_ns();
+	snprintf(C.tag, sizeof(C.tag), "%d-%08x", (int)getpid(), (unsigned)r);
+}
+
 static int owned(const char *path, const char *suffix)
 {
 	const char *base = strrchr(path, '/');
 	char want[64];
 
-	snprintf(want, sizeof(want), "polexec-%d%s", (int)C.owner, suffix);
+	snprintf(want, sizeof(want), "polexec-%s%s", C.tag, suffix);
 	return base && !strcmp(base + 1, want);
 }
 
@@ -762,6 +775,8 @@ uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids)
 	C.memory = memory;
 	C.pids = pids;
 	if (want) {
+		if (!C.tag[0])
+			make_tag();
 		keeper_start();
 		got = cg2_setup(want);
 	}
