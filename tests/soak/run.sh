@@ -388,6 +388,16 @@ if [ -n "${SOAK_INNER:-}" ]; then
 fi
 
 suite_paths
+# The suite mounts a /tmp of its own: the tree and the build must be
+# elsewhere, or they would vanish under it.
+case "$ROOT/ $B/" in
+/tmp/* | *" /tmp/"*)
+	say "soak: run it from a tree and a build folder outside /tmp (it" \
+		"mounts a /tmp of its own); here: $ROOT, $B"
+	say "soak: 0 passed, 1 failed"
+	exit 1
+	;;
+esac
 netlab_enter soak "$@"
 # a /tmp of the suite's own: what appears there is the boxes' doing
 mount -t tmpfs -o mode=1777,size=256m polc-soak-tmp /tmp ||
