@@ -202,6 +202,7 @@ static void file_top(struct sema *s, const struct ast_file *f, int is_main,
 	const char *want = is_main ? "policy" : "fragment";
 	const struct ast_stmt *st;
 	struct loc start = {f->src, 1, 1};
+	int outer;
 
 	if (f->nstmts == 0) {
 		diag_error(s->d, start,
@@ -245,7 +246,10 @@ static void file_top(struct sema *s, const struct ast_file *f, int is_main,
 		if (!s->p->name)
 			s->oom = 1;
 	}
+	outer = s->in_fragment;
+	s->in_fragment = !is_main;
 	body(s, st->children, st->nchildren);
+	s->in_fragment = outer;
 }
 
 static void parse_and_walk(struct sema *s, const struct src_file *src,
