@@ -30,7 +30,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../lib.sh" # expect..., suite_paths, tally, schema_check
+. "$HERE/../lib.sh" # expect..., suite_paths, in_scratch, schema_check
 suite_paths
 H=$B/harness
 NM=$H/node_modules
@@ -248,19 +248,18 @@ t_unlisted_destination_recorded() {
 		expect "blocked" "$(rec '.layers.net.blocked[]?')" "$H1:8443/tcp"
 }
 
-T=
+# A failed test shows the last box's stderr.
+box_stderr() {
+	[ -s "$T/stderr" ] || return 0
+	say "    the box's stderr:"
+	head -n 20 "$T/stderr" | sed 's/^/      /'
+}
+
+SCRATCH=$S
 for t in ${HARNESS_ONLY:-t_claude_version t_claude_help t_codex_version \
 	t_codex_help t_without_the_grant_it_fails \
 	t_unlisted_destination_recorded}; do
-	T=$(mktemp -d "$S/t.XXXXXX") || exit 2
-	(cd "$T" && "$t")
-	rc=$?
-	if [ $rc -ne 0 ] && [ -s "$T/stderr" ]; then
-		say "    the box's stderr:"
-		head -n 20 "$T/stderr" | sed 's/^/      /'
-	fi
-	tally "$t" $rc
-	rm -rf "$T"
+	in_scratch "$t" box_stderr
 done
 [ -n "$failures" ] && say "failed:$failures"
 say "harness: $passed passed, $failed failed"

@@ -14,7 +14,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../lib.sh" # expect..., suite_paths, tally
+. "$HERE/../lib.sh" # expect..., suite_paths, in_scratch
 suite_paths
 POLC=$B/polc
 STD=$ROOT/stdlib-policies
@@ -23,8 +23,8 @@ passed=0
 failed=0
 failures=
 
-S=$(mktemp -d /tmp/polc-presets.XXXXXX) || exit 2
-trap 'rm -rf "$S"' EXIT
+SCRATCH=$(mktemp -d /tmp/polc-presets.XXXXXX) || exit 2
+trap 'rm -rf "$SCRATCH"' EXIT
 
 # policy NAME LINE...: a policy file $T/NAME.pol holding the lines.
 policy() {
@@ -155,10 +155,7 @@ t_mode_is_the_policys() {
 for t in ${PRESETS_ONLY:-t_each_provider_preset \
 	t_provider_presets_are_allows_only t_two_presets_union \
 	t_restated_entry_merges t_check_npm_exceeds t_mode_is_the_policys}; do
-	T=$(mktemp -d "$S/t.XXXXXX") || exit 2
-	(cd "$T" && "$t")
-	tally "$t" $?
-	rm -rf "$T"
+	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"
 say "presets: $passed passed, $failed failed"

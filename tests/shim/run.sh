@@ -211,10 +211,7 @@ for t in ${SHIM_ONLY:-t_exit_status_kept t_words_unchanged t_stdio_untouched \
 	t_harness_calls t_environment_is_the_policys t_cwd_kept \
 	t_denied_syscall_still_denied t_record_per_command \
 	t_misconfigured_runs_nothing t_help_and_version}; do
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	(cd "$T" && "$t")
-	tally "$t" $?
-	rm -rf "$T"
+	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"
 say "shim: $passed passed, $failed failed"
