@@ -7,7 +7,9 @@
 # two presets in one policy give the union; a preset restated by the policy
 # merges; `polc check` says a policy with std/net/npm exceeds one without
 # it and names the host; and a preset under a mode its rules do not fit,
-# or with no mode, is refused. Nothing here runs a box or touches a network.
+# or with no mode, is refused; the harness presets build as their recipes
+# use them. Nothing here runs a box or touches a network (make
+# check-harness runs the harnesses: tests/harness).
 #
 # Ends with "presets: N passed, N failed".
 # shellcheck source-path=SCRIPTDIR
@@ -46,11 +48,11 @@ build() {
 	ERR=$(cat "$T/err")
 }
 
-# allows NAME: the net allows of the artifact's IR, "HOST:PORT/PROTO" one
-# a line, sorted.
+# allows NAME: the net allows of the artifact's IR (its net block),
+# "HOST:PORT/PROTO" one a line, sorted.
 allows() {
 	"$POLC" dump "$T/$1.polbin" |
-		sed -n '/^policy /,/^}/s/^    allow \([^ ]*\) \([a-z]*\)$/\1\/\2/p' |
+		sed -n '/^  net /,/^  }/s/^    allow \([^ ]*\) \([a-z]*\)$/\1\/\2/p' |
 		sort
 }
 
@@ -152,9 +154,54 @@ t_mode_is_the_policys() {
 		expect_absent "no artifact" "$T/nomode.polbin"
 }
 
+# The harness presets build as their recipe uses them (docs/AGENTS.md),
+# carry their provider's allows, and mark each host-node grant that the
+# box's own view will replace.
+t_agent_presets() {
+	for a in claude-code:api.anthropic.com codex:api.openai.com; do
+		n=${a%%:*}
+		# shellcheck disable=SC2016
+		policy "$n" "use std/agent/$n" "net filtered" \
+			"syscalls default errno(EPERM) {}" 'fs { rw ${WORKSPACE} }'
+		build "$n"
+		expect "std/agent/$n: build" "$RC" 0 || { say "    $ERR"; return 1; }
+		expect "std/agent/$n: allows" "$(allows "$n")" "${a#*:}:443/tcp" ||
+			return 1
+		"$POLC" dump "$T/$n.polbin" >"$T/dump"
+		for want in '^    rw ~/.claude$|^    rw ~/.codex$' '^    rw /tmp$' \
+			'/dev/null' '^  env '; do
+			expect_match "std/agent/$n: dump" "$(cat "$T/dump")" "$want" ||
+				return 1
+		done
+		# no grant of /proc itself (it would show other processes' environ)
+		expect_nomatch "std/agent/$n: no /proc grant" "$(cat "$T/dump")" \
+			'^    [a-z_ ]+ /proc$' || return 1
+		f=$STD/std/agent/$n.pol
+		for g in /tmp /dev/null /dev/urandom; do
+			expect_match "$n.pol: TODO(view) before the $g grant" \
+				"$(grep -B3 -E "^ +[a-z_ ]+ .*$g( |$)" "$f")" 'TODO\(view\)' ||
+				return 1
+		done
+	done
+}
+
+# Every preset survives `polc fmt`: formatting is idempotent.
+t_presets_format() {
+	for f in "$STD"/std/net/*.pol "$STD"/std/agent/*.pol; do
+		if ! "$POLC" fmt "$f" >"$T/f1.pol" 2>"$T/err" ||
+			! "$POLC" fmt "$T/f1.pol" >"$T/f2.pol" 2>>"$T/err"; then
+			say "    FAIL: fmt ${f##*/}: $(cat "$T/err")"
+			return 1
+		fi
+		expect "fmt ${f##*/} twice" "$(cmp -s "$T/f1.pol" "$T/f2.pol" &&
+			echo same)" same || return 1
+	done
+}
+
 for t in ${PRESETS_ONLY:-t_each_provider_preset \
 	t_provider_presets_are_allows_only t_two_presets_union \
-	t_restated_entry_merges t_check_npm_exceeds t_mode_is_the_policys}; do
+	t_restated_entry_merges t_check_npm_exceeds t_mode_is_the_policys \
+	t_agent_presets t_presets_format}; do
 	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"
