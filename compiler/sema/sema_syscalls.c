@@ -543,6 +543,11 @@ static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 	}
 }
 
+static int loc_cmp(const void *pa, const void *pb)
+{
+	return sema_loc_cmp(*(const struct loc *)pa, *(const struct loc *)pb);
+}
+
 /*
  * Composition of one syscall's rules, sorted by rule (sema_compose.c):
  * the syscall is a key, decided by every file with a rule for it that
@@ -622,17 +627,71 @@ static int overlaps(const struct ir_rule *r, const struct companion *c)
 	return 1;
 }
 
+/* (w & mask) op k does not hold: the opposite operator. */
+static struct ws_cons negated(const struct ir_atom *a)
+{
+	static const uint8_t opposite[] = {
+	    [WS_EQ] = WS_NE, [WS_NE] = WS_EQ, [WS_LT] = WS_GE,
+	    [WS_LE] = WS_GT, [WS_GT] = WS_LE, [WS_GE] = WS_LT,
+	};
+	struct ws_cons k = atom_cons(a);
+
+	k.op = opposite[a->op];
+	return k;
+}
+
+/*
+ * Does rule r ask for what companion c refuses, rather than leave it to
+ * c's carve-out? It does when r tests an argument c carves on besides the
+ * family (socket's type or protocol: r says which sockets it means), or
+ * when c holds wherever r does (r means only what c refuses). A plain
+ * rule on the family, as in `allow socket if domain in {AF_UNIX,
+ * AF_INET}`, does neither: there the companions win, as documented
+ * (docs/LANGUAGE.md, "Egress companions"), and no warning is given.
+ */
+static int asks_for(const struct ir_rule *r, const struct companion *c)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < c->rule.natoms; i++)
+		for (j = 0; j < r->natoms; j++)
+			if (c->rule.atoms[i].arg != 0 &&
+			    r->atoms[j].arg == c->rule.atoms[i].arg)
+				return 1;
+	/* Implied: for each atom of c, r's atoms on its argument and the
+	 * atom's negation cannot hold together. */
+	for (i = 0; i < c->rule.natoms; i++) {
+		struct ws_cons cons[IR_MAX_ATOMS + 1];
+		size_t n = 0;
+
+		for (j = 0; j < r->natoms; j++) {
+			if (r->atoms[j].arg != c->rule.atoms[i].arg)
+				continue;
+			if (r->atoms[j].width != 32)
+				return 0;
+			cons[n++] = atom_cons(&r->atoms[j]);
+		}
+		cons[n++] = negated(&c->rule.atoms[i]);
+		if (ws_word_sat(cons, n, 32, NULL) != WS_UNSAT)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A user rule less strict than a companion it overlaps loses to it where
- * both hold: one warning per statement, naming the companions.
+ * both hold: one warning per statement, naming the companions, when the
+ * rule asks for what they refuse (asks_for()). In source order.
  */
+struct companion_warning {
+	struct loc loc; /* first: loc_cmp() sorts these */
+	const struct sys_rule_src *u;
+	uint32_t which; /* bit k: companions[k] */
+};
+
 static void companion_warnings(struct sema *s)
 {
-	struct {
-		struct loc loc;
-		const struct sys_rule_src *u;
-		uint32_t which; /* bit k: companions[k] */
-	} seen[64];
+	struct companion_warning seen[64];
 	size_t nseen = 0, i, k, j;
 	char a[32], list[512];
 
@@ -645,7 +704,7 @@ static void companion_warnings(struct sema *s)
 			if (strcmp(u->name, c->name) ||
 			    ir_action_cmp(&u->rule.action, &c->rule.action) <=
 				0 ||
-			    !overlaps(&u->rule, c))
+			    !overlaps(&u->rule, c) || !asks_for(&u->rule, c))
 				continue;
 			for (j = 0; j < nseen; j++)
 				if (seen[j].loc.file == u->loc.file &&
@@ -663,6 +722,7 @@ static void companion_warnings(struct sema *s)
 			seen[j].which |= 1u << k;
 		}
 	}
+	qsort(seen, nseen, sizeof(*seen), loc_cmp);
 	for (j = 0; j < nseen; j++) {
 		const struct sys_rule_src *u = seen[j].u;
 		size_t len = 0, n = 0;

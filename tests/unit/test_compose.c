@@ -3,7 +3,9 @@
  * Composition (docs/LANGUAGE.md, "Composition: the using file decides"):
  * what the policy says about a key replaces what the fragments it uses
  * say, with a note; fragments that disagree without one using the other
- * are an error; the result is order-independent.
+ * are an error; the result is order-independent. And the egress
+ * companions' warning, given only for a rule that asks for what they
+ * refuse (docs/LANGUAGE.md, "Egress companions").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -337,6 +339,56 @@ static void test_within_file(void **state)
 	diag_fini(&d);
 }
 
+/* The companions' warning: none for a rule on the family alone (the
+ * carve-out is theirs), one for a rule asking for what they refuse. */
+static void test_companion_warnings(void **state)
+{
+	static const struct {
+		const char *rule;
+		int warns;
+	} cases[] = {
+	    {"allow socket", 0},
+	    {"allow socket if domain in {AF_UNIX, AF_INET, AF_INET6}", 0},
+	    {"allow socket if domain == AF_NETLINK", 0},
+	    {"allow socket if domain != AF_UNIX", 0},
+	    {"log socket if domain == AF_INET6", 0},
+	    {"allow socket if domain == AF_INET && type & 0xf == SOCK_STREAM",
+	     0},
+	    {"allow socket if domain == AF_NETLINK && protocol == 0", 0},
+	    {"kill socket if domain == AF_PACKET", 0},
+	    {"allow socket if domain == AF_PACKET", 1},
+	    {"allow socket if domain in {AF_INET, AF_PACKET}", 1},
+	    {"allow socket if domain == AF_INET && type & 0xf == SOCK_RAW", 1},
+	    {"allow socket if type & 0xf == SOCK_RAW", 1},
+	    {"allow socket if domain == AF_NETLINK && protocol == 9", 1},
+	    {"allow io_uring_setup", 1},
+	    {"errno(ENOSYS) io_uring_enter", 1},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char text[256];
+		struct ir_policy *p;
+		struct diag d;
+
+		snprintf(text, sizeof(text),
+			 "policy \"p\" { syscalls default errno(EPERM) { %s } "
+			 "}",
+			 cases[i].rule);
+		p = compile_ok(&d, text);
+		if (d.warnings != cases[i].warns)
+			fail_msg("'%s': %d warnings, want %d", cases[i].rule,
+				 d.warnings, cases[i].warns);
+		if (cases[i].warns &&
+		    count(&d, DIAG_WARNING, "t.pol", "egress companion") != 1)
+			fail_msg("'%s': not the companions' warning",
+				 cases[i].rule);
+		ir_policy_destroy(&p);
+		diag_fini(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +399,7 @@ int main(void)
 	    cmocka_unit_test(test_fragments_disagree),
 	    cmocka_unit_test(test_net_mode),
 	    cmocka_unit_test(test_within_file),
+	    cmocka_unit_test(test_companion_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
