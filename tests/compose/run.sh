@@ -17,15 +17,11 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../lib.sh" # expect..., suite_paths, in_scratch
+. "$HERE/../lib.sh" # expect..., suite_paths, run_suite
 suite_paths
 POLC=$B/polc
 BASE=$ROOT/stdlib-policies/std/base.pol
 SHELL_POL=$ROOT/stdlib-policies/std/shell.pol
-
-passed=0
-failed=0
-failures=
 
 # polc with its status and output captured: RC, OUT, ERR.
 polc() {
@@ -53,6 +49,15 @@ expect_diag() {
 		expect "caret under $1" \
 			"$(printf '%s\n' "$ERR" | sed -n "$((ed_line + 2))p")" \
 			"    $(printf "%$((ed_col - 1))s")^"
+}
+
+# check_and_diff OLD NEW CHECK: polc check, then polc diff, of OLD and NEW
+# (fragments from frag/), each followed by CHECK with the command's name.
+check_and_diff() {
+	polc check -I "$HERE/frag" --boundary "$1" "$2"
+	"$3" check || return 1
+	polc diff -I "$HERE/frag" "$1" "$2"
+	"$3" diff
 }
 
 # No diagnostic line printed twice.
@@ -111,31 +116,27 @@ t_documented_example_builds_quietly() {
 # fragment's warning: each printed once by check and by diff.
 t_check_and_diff_print_once() {
 	printf 'policy "p" {\n  use std/base\n  use raw\n  syscalls {\n    kill execve\n    allow io_uring_setup\n  }\n}\n' >p.pol
-	for cmd in check diff; do
-		# check takes --boundary before the two policies, diff does not
-		set -- "$cmd" -I "$HERE/frag"
-		[ "$cmd" = diff ] || set -- "$@" --boundary
-		polc "$@" p.pol p.pol
-		expect "$cmd: exit" "$RC" 0 &&
-			expect "$cmd: warnings" "$(ndiags ': warning: ')" 2 &&
-			expect "$cmd: notes" "$(ndiags ': note: ')" 2 &&
-			expect_no_repeats || return 1
-	done
+	check_and_diff p.pol p.pol each_once
+}
+
+each_once() {
+	expect "$1: exit" "$RC" 0 &&
+		expect "$1: warnings" "$(ndiags ': warning: ')" 2 &&
+		expect "$1: notes" "$(ndiags ': note: ')" 2 &&
+		expect_no_repeats
 }
 
 # Two policies using one fragment that warns: its warning once.
 t_shared_fragment_warns_once() {
 	printf 'policy "old" {\n  use raw\n}\n' >old.pol
 	printf 'policy "new" {\n  use raw\n  syscalls {\n    allow read\n  }\n}\n' >new.pol
-	for cmd in check diff; do
-		# check takes --boundary before the two policies, diff does not
-		set -- "$cmd" -I "$HERE/frag"
-		[ "$cmd" = diff ] || set -- "$@" --boundary
-		polc "$@" old.pol new.pol
-		expect "$cmd: warnings" "$(ndiags ': warning: ')" 1 &&
-			expect_match "$cmd: the fragment's" "$(diags)" \
-				"frag/raw.pol:4:20: warning: " || return 1
-	done
+	check_and_diff old.pol new.pol fragment_warning_once
+}
+
+fragment_warning_once() {
+	expect "$1: warnings" "$(ndiags ': warning: ')" 1 &&
+		expect_match "$1: the fragment's" "$(diags)" \
+			"frag/raw.pol:4:20: warning: "
 }
 
 TESTS="
@@ -150,11 +151,5 @@ if [ ! -x "$POLC" ]; then
 	say "compose: $POLC is missing: run make first"
 	exit 2
 fi
-SCRATCH=$(mktemp -d /tmp/polc-compose.XXXXXX) || exit 2
-trap 'rm -rf "$SCRATCH"' EXIT
-for t in ${COMPOSE_ONLY:-$TESTS}; do
-	in_scratch "$t"
-done
-[ -n "$failures" ] && say "failed:$failures"
-say "compose: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# shellcheck disable=SC2086 # one test name a word
+run_suite compose ${COMPOSE_ONLY:-$TESTS}
