@@ -315,6 +315,7 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 	uint32_t mode = 0;
 	int modeless = st->nwords == 1 && st->has_block && !st->cond;
 	size_t i;
+	int rc;
 
 	if (!modeless &&
 	    (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD)) {
@@ -341,14 +342,11 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 				     net_modes, 3);
 			return;
 		}
-		if (s->in_fragment) {
-			diag_error(s->d, st->words[1].loc,
-				   "a fragment cannot set the net mode; the "
-				   "policy states it: write 'net { ... }' "
-				   "with the rules only");
-			return;
-		}
-		if (sema_once(s, &s->net_mode, st->loc, "net mode"))
+		/* The same mode from another file merges, rules and all; a
+		 * mode decided by a using file drops this statement with its
+		 * rules. */
+		rc = sema_once(s, &s->net_mode, st->loc, "net mode", mode);
+		if (rc < 0 || rc == SEMA_DROP)
 			return;
 		s->p->net.present = 1;
 		s->p->net.mode = mode;
