@@ -321,8 +321,9 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 	    (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD)) {
 		diag_error(s->d, st->loc,
 			   s->in_fragment
-			       ? "expected 'net { ... }' (a fragment's net "
-				 "rules; the policy states the mode)"
+			       ? "expected 'net { ... }' (rules, for the "
+				 "policy's mode) or 'net none|filtered|host "
+				 "[{ ... }]'"
 			       : "expected 'net none|filtered|host [{ ... }]'");
 		return;
 	}
