@@ -33,7 +33,8 @@ UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
              tests/examples/run.sh tests/fuzz/replay.sh tests/output/run.sh \
-             tests/schema/run.sh tests/install/run.sh tests/compose/run.sh
+             tests/schema/run.sh tests/install/run.sh tests/compose/run.sh \
+             tests/presets/run.sh tests/shim/run.sh
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk
