@@ -88,6 +88,23 @@ in_scratch() {
 	rm -rf "$T"
 }
 
+# run_suite NAME TEST...: each TEST with in_scratch, in a scratch folder
+# of the suite's own, then the failures and "NAME: N passed, N failed";
+# returns non-zero when any failed.
+run_suite() {
+	rs_name=$1
+	shift
+	passed=0 failed=0 failures=
+	SCRATCH=$(mktemp -d "/tmp/polc-$rs_name.XXXXXX") || exit 2
+	trap 'rm -rf "$SCRATCH"' EXIT
+	for t in "$@"; do
+		in_scratch "$t"
+	done
+	[ -n "$failures" ] && say "failed:$failures"
+	say "$rs_name: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
 # --- JSON outputs against docs/schema (rules: docs/schema/README.md) -------
 #
 # The validator is tests/validate-json.py (python3-jsonschema). A suite
