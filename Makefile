@@ -109,12 +109,34 @@ uninstall:
 	[ ! -d $(DESTDIR)$(POLC_DATA) ] || \
 	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(POLC_DATA)
 
+# --- make install-apparmor, make uninstall-apparmor (docs/INSTALL.md) ----
+#
+# Only when asked: the AppArmor profile that lets polexec make its user
+# namespaces where AppArmor restricts them (Ubuntu 23.10 and later), its
+# attachment set to where `make install` puts polexec. Loading it is the
+# administrator's step: apparmor_parser -r FILE.
+APPARMOR_DIR := /etc/apparmor.d
+
+$(B)/apparmor/polexec: contrib/apparmor/polexec FORCE
+	@mkdir -p $(dir $@)
+	sed 's|^@{polexec} = .*|@{polexec} = $(BINDIR)/polexec|' $< >$@.tmp
+	mv $@.tmp $@
+
+install-apparmor: $(B)/apparmor/polexec
+	install -D -m 0644 $< $(DESTDIR)$(APPARMOR_DIR)/polexec
+	@echo "load it: apparmor_parser -r $(DESTDIR)$(APPARMOR_DIR)/polexec"
+
+uninstall-apparmor:
+	rm -f $(DESTDIR)$(APPARMOR_DIR)/polexec
+	@echo "a loaded profile stays loaded until a reboot, or until" \
+	    "'apparmor_parser -R FILE' with a copy of the file"
+
 # Debian packages the build and the suites need; installed only if missing.
 DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         libz3-dev libnftnl-dev libmnl-dev musl-tools bubblewrap passt \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
         hyperfine time python3 python3-jsonschema man-db groff-base \
-        libjansson-dev runc busybox-static
+        libjansson-dev runc busybox-static apparmor
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -175,6 +197,8 @@ format:
 clean:
 	rm -rf $(B)
 
+FORCE:
+
 .PHONY: all deps check check-harness demo format clean tests install \
-        uninstall
+        uninstall install-apparmor uninstall-apparmor FORCE
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
