@@ -33,7 +33,8 @@ struct loc {
 enum diag_level {
 	DIAG_ERROR,
 	DIAG_WARNING,
-	DIAG_NOTE,
+	DIAG_NOTE,   /* about the entry before it */
+	DIAG_REMARK, /* a note of its own, printed as "note" */
 };
 
 struct diag_entry {
@@ -82,9 +83,13 @@ void diag_report(struct diag *d, enum diag_level level, struct loc loc,
 #define diag_error(d, loc, ...)	  diag_report(d, DIAG_ERROR, loc, __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_report(d, DIAG_WARNING, loc, __VA_ARGS__)
 #define diag_note(d, loc, ...)	  diag_report(d, DIAG_NOTE, loc, __VA_ARGS__)
+#define diag_remark(d, loc, ...)  diag_report(d, DIAG_REMARK, loc, __VA_ARGS__)
 
 /* Prints every entry in order. Control characters in quoted text are shown
- * as '?' so a hostile policy cannot drive the reader's terminal. */
+ * as '?' so a hostile policy cannot drive the reader's terminal. An entry
+ * with its notes that repeats one printed before (the same level, place
+ * and text throughout, as when `polc check` compiles one fragment for
+ * each side) is printed once. */
 void diag_print(const struct diag *d, FILE *out);
 
 /* The closest of `candidates` to `word` within a small edit distance, for

@@ -6,11 +6,12 @@
 
 # In the order polexec runs them (stub/polexec.c), then the helpers.
 POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
+                stub/outfile.c \
                 stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
                 stub/env.c stub/secrets.c stub/net.c stub/run.c \
                 stub/child.c stub/init.c stub/view.c stub/doctor.c \
                 stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
-                stub/vars.c stub/util.c stub/names.c stub/libc.c \
+                stub/userns.c stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
                 artifact/sha256.h

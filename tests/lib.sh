@@ -41,6 +41,18 @@ expect_absent() {
 	return 0
 }
 
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# kind PATH: what PATH is, by stat(1): "character special file 1:3"
+# (with the device numbers), "fifo", "regular file", "symbolic link", ...
+kind() {
+	case $(stat -c %F "$1") in
+	"character special file" | "block special file")
+		stat -c '%F %t:%T' "$1" ;;
+	*) stat -c %F "$1" ;;
+	esac
+}
+
 # suite_paths: ROOT, the source tree (two folders above $HERE), and B, the
 # build folder as an absolute path (B=DIR chooses it, relative to ROOT).
 suite_paths() {
@@ -74,6 +86,23 @@ in_scratch() {
 	tally "$1" "$is_rc"
 	[ -z "${RECORDS:-}" ] || records_keep "$1" "$T"
 	rm -rf "$T"
+}
+
+# run_suite NAME TEST...: each TEST with in_scratch, in a scratch folder
+# of the suite's own, then the failures and "NAME: N passed, N failed";
+# returns non-zero when any failed.
+run_suite() {
+	rs_name=$1
+	shift
+	passed=0 failed=0 failures=
+	SCRATCH=$(mktemp -d "/tmp/polc-$rs_name.XXXXXX") || exit 2
+	trap 'rm -rf "$SCRATCH"' EXIT
+	for t in "$@"; do
+		in_scratch "$t"
+	done
+	[ -n "$failures" ] && say "failed:$failures"
+	say "$rs_name: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
 }
 
 # --- JSON outputs against docs/schema (rules: docs/schema/README.md) -------

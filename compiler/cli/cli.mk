@@ -5,6 +5,10 @@ CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/oci.o $(B)/compiler/cli/oci_import.o \
              $(B)/compiler/cli/oci_export.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
+# polc doctor names why a user namespace cannot be made with polexec's
+# own words: stub/userns.c, libc only.
+CLI_OBJS  += $(B)/stub/userns.o
+$(B)/compiler/cli/doctor.o: CFLAGS += -I.
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
 
 # OCI profiles are JSON, read and written with jansson (polc only, never

@@ -372,14 +372,19 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 	return 0;
 }
 
-/* Both sides, each a .pol or a re-validated .polbin. Returns 0 or 2. */
+/*
+ * Both sides, each a .pol or a re-validated .polbin. Returns 0 or 2. The
+ * two sides share one diag, printed once: a warning about a file both
+ * use (or a policy given as both) is shown once, not once per side.
+ */
 static int prove_inputs(struct prove_args *a, struct ir_policy **old,
 			struct ir_policy **nw)
 {
 	struct sema_opts so;
-	char *env_copy = NULL, err[640];
+	char *env_copy = NULL, err[640] = "";
 	const char *paths[2] = {a->old, a->nw};
 	struct ir_policy **outs[2] = {old, nw};
+	struct diag d;
 	int rc = 0;
 
 	if (add_search(a->search, &a->nsearch, &env_copy)) {
@@ -388,22 +393,16 @@ static int prove_inputs(struct prove_args *a, struct ir_policy **old,
 	}
 	so.search = a->search;
 	so.nsearch = a->nsearch;
-	for (int i = 0; i < 2 && !rc; i++) {
-		struct diag d;
-
-		diag_init(&d);
-		if (a->max_errors >= 0)
-			d.max_errors = a->max_errors;
-		if (prove_load(&d, paths[i], &so, outs[i], err, sizeof(err))) {
-			diag_print(&d, stderr);
-			if (!d.errors)
-				fprintf(stderr, "polc: %s\n", err);
+	diag_init(&d);
+	if (a->max_errors >= 0)
+		d.max_errors = a->max_errors;
+	for (int i = 0; i < 2 && !rc; i++)
+		if (prove_load(&d, paths[i], &so, outs[i], err, sizeof(err)))
 			rc = 2;
-		} else {
-			diag_print(&d, stderr); /* warnings */
-		}
-		diag_fini(&d);
-	}
+	diag_print(&d, stderr); /* with warnings and notes */
+	if (rc && !d.errors)
+		fprintf(stderr, "polc: %s\n", err);
+	diag_fini(&d);
 	free(env_copy);
 	if (rc) {
 		ir_policy_destroy(old);

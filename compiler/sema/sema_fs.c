@@ -149,28 +149,37 @@ static void fs_add_path(struct sema *s, struct loc loc, char *path,
 			const struct ast_word *waiver)
 {
 	uint32_t rights = what->rights, flags = what->flags;
+	struct compose c;
 	size_t i;
+	int v;
 
+	/* A path is a key of composition (sema_compose.c). */
+	sema_compose_begin(&c, loc);
 	for (i = 0; i < s->nfs; i++) {
 		const struct fs_src *o = &s->fs[i];
 
-		if (strcmp(o->rule.path, path))
-			continue;
-		if (o->loc.file == loc.file)
-			sema_dup(s, loc, o->loc, "path", path);
-		else if (o->rule.rights != rights || o->rule.flags != flags ||
-			 o->rule.kind != what->kind ||
-			 o->rule.size != what->size) {
-			diag_error(s->d, loc,
-				   "'%s' is granted other rights elsewhere; "
-				   "grant each path in one place",
-				   path);
-			diag_note(s->d, o->loc, "the other grant");
-		}
+		if (!strcmp(o->rule.path, path))
+			sema_compose_with(
+			    s, &c, o->loc,
+			    o->rule.rights == rights && o->rule.flags == flags &&
+				o->rule.kind == what->kind &&
+				o->rule.size == what->size);
+	}
+	v = sema_compose_end(s, &c, path, "grant");
+	if (v == SEMA_DUP)
+		sema_dup(s, loc, c.at, "path", path);
+	if (v == SEMA_CONFLICT) {
+		diag_error(s->d, loc,
+			   "'%s' is granted other rights elsewhere; grant "
+			   "each path in one place",
+			   path);
+		sema_other(s, loc, c.at, "the other grant");
+	}
+	if (v != SEMA_TAKE && v != SEMA_SAME) {
 		free(path);
 		return;
 	}
-	if (s->nfs >= IR_MAX_FS) {
+	if (v == SEMA_TAKE && s->nfs >= IR_MAX_FS) {
 		diag_error(s->d, loc, "more than %d paths", IR_MAX_FS);
 		free(path);
 		return;
@@ -188,7 +197,18 @@ static void fs_add_path(struct sema *s, struct loc loc, char *path,
 	s->fs[s->nfs].waived = waiver != NULL;
 	if (waiver)
 		s->fs[s->nfs].waiver = waiver->loc;
+	s->fs[s->nfs].restated = v == SEMA_SAME;
 	s->nfs++;
+}
+
+/* A path as a set-once setting's value (FNV-1a). */
+static uint64_t path_key(const char *p)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
 }
 
 /*
@@ -209,7 +229,7 @@ static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
 			    : kind == IR_FS_PROC ? &s->fs_proc
 						 : NULL;
 	struct loc loc = w ? w->loc : st->loc;
-	int sized = 0;
+	int sized = 0, rc;
 	char *path;
 	size_t i;
 
@@ -224,13 +244,18 @@ static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
 			   ir_fs_kind_name(kind));
 		return;
 	}
-	if (once &&
-	    sema_once(s, once, st->loc, kind == IR_FS_DEV ? "dev" : "proc"))
-		return;
 	path = w ? normalize_path(s, w) : strdup(deflt[kind]);
 	if (!path) {
 		if (!w)
 			s->oom = 1;
+		return;
+	}
+	/* One of each; fragments that say the same path merge. */
+	rc = once ? sema_once(s, once, st->loc,
+			      kind == IR_FS_DEV ? "dev" : "proc", path_key(path))
+		  : SEMA_TAKE;
+	if (rc < 0 || rc == SEMA_DROP) {
+		free(path);
 		return;
 	}
 	if (path[0] != '/' || !strcmp(path, "/")) {
@@ -380,7 +405,8 @@ void sema_fs(struct sema *s, const struct ast_stmt *st)
 		if (strcmp(w->text, "require") &&
 		    strcmp(w->text, "best_effort"))
 			sema_unknown(s, w, "fs mode", modes, 2);
-		else if (!sema_once(s, &s->fs_mode, st->loc, "fs mode"))
+		else if (sema_once(s, &s->fs_mode, st->loc, "fs mode",
+				   w->text[0]) == SEMA_TAKE)
 			s->p->fs.mode = w->text[0] == 'b' ? IR_VIEW_BEST_EFFORT
 							  : IR_VIEW_REQUIRE;
 	}
@@ -430,6 +456,8 @@ static void lint_writes(struct sema *s)
 			? dangerous_write(f->rule.path)
 			: NULL;
 
+		if (f->restated)
+			continue;
 		if (why && !f->waived)
 			diag_error(s->d, f->loc,
 				   "write access to '%s', %s: the box could "
@@ -527,7 +555,8 @@ static void lint_secrets(struct sema *s)
 		unsigned seen = 0;
 		DIR *d;
 
-		if (!(f->rule.rights & (IR_FS_READ_FILE | IR_FS_READ_DIR)) ||
+		if (f->restated ||
+		    !(f->rule.rights & (IR_FS_READ_FILE | IR_FS_READ_DIR)) ||
 		    f->rule.kind != IR_FS_GRANT ||
 		    build_machine_path(f->rule.path, home, dir, sizeof(dir)))
 			continue;
@@ -704,9 +733,12 @@ int sema_finish_fs(struct sema *s)
 		p->fs.rules = calloc(s->nfs, sizeof(*p->fs.rules));
 		if (!p->fs.rules)
 			return -1;
-		for (i = 0; i < s->nfs; i++)
-			p->fs.rules[i] = s->fs[i].rule;
-		p->fs.nrules = (uint32_t)s->nfs;
+		for (i = 0; i < s->nfs; i++) {
+			if (s->fs[i].restated)
+				free(s->fs[i].rule.path);
+			else
+				p->fs.rules[p->fs.nrules++] = s->fs[i].rule;
+		}
 		s->nfs = 0;
 	}
 	return 0;

@@ -385,6 +385,12 @@ static void rule_stmt(struct sema *s, const struct ast_stmt *st)
 	}
 }
 
+/* An action as one number, to tell two settings apart. */
+static uint64_t action_key(const struct ir_action *a)
+{
+	return (uint64_t)a->kind << 16 | a->errnum;
+}
+
 static void badarch(struct sema *s, const struct ast_stmt *st)
 {
 	struct ir_action a;
@@ -401,7 +407,8 @@ static void badarch(struct sema *s, const struct ast_stmt *st)
 			   "allowed: their syscall numbers mean other calls");
 		return;
 	}
-	if (sema_once(s, &s->sys_badarch, st->loc, "badarch action"))
+	if (sema_once(s, &s->sys_badarch, st->loc, "badarch action",
+		      action_key(&a)))
 		return;
 	s->p->sys.badarch = a;
 }
@@ -420,13 +427,16 @@ void sema_syscalls(struct sema *s, const struct ast_stmt *st)
 	s->p->sys.present = 1;
 	if (st->nwords == 3) {
 		struct ir_action def;
+		int rc;
 
 		if (parse_action(s, &st->words[2], &def))
 			return;
-		if (sema_once(s, &s->sys_default, st->words[1].loc,
-			      "syscalls default"))
+		rc = sema_once(s, &s->sys_default, st->words[1].loc,
+			       "syscalls default", action_key(&def));
+		if (rc < 0)
 			return;
-		s->p->sys.def = def;
+		if (rc == SEMA_TAKE)
+			s->p->sys.def = def;
 	}
 	for (i = 0; i < st->nchildren; i++) {
 		const struct ast_stmt *c = &st->children[i];
@@ -450,11 +460,7 @@ static int rule_src_cmp(const void *pa, const void *pb)
 	if (c)
 		return c;
 	/* Keep source order among equals so "first given here" is first. */
-	if (a->loc.file != b->loc.file && a->loc.file && b->loc.file)
-		return a->loc.file->seq < b->loc.file->seq ? -1 : 1;
-	if (a->loc.line != b->loc.line)
-		return a->loc.line - b->loc.line;
-	return a->loc.col - b->loc.col;
+	return sema_loc_cmp(a->loc, b->loc);
 }
 
 static struct ws_cons atom_cons(const struct ir_atom *a)
@@ -467,14 +473,9 @@ static int atom_sort_cmp(const void *a, const void *b)
 	return ir_atom_cmp(a, b);
 }
 
-/* Source order: by file (the order they were loaded), line, column. */
 static int loc_before(struct loc a, struct loc b)
 {
-	if (a.file != b.file)
-		return a.file && b.file && a.file->seq < b.file->seq;
-	if (a.line != b.line)
-		return a.line < b.line;
-	return a.col < b.col;
+	return sema_loc_cmp(a, b) < 0;
 }
 
 /*
@@ -520,7 +521,7 @@ static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 			    y->name,
 			    ir_action_str(&y->rule.action, a1, sizeof(a1)),
 			    ir_action_str(&x->rule.action, a2, sizeof(a2)));
-			diag_note(s->d, x->loc, "the other rule");
+			sema_other(s, y->loc, x->loc, "the other rule");
 		}
 	}
 	if (!uncond)
@@ -538,8 +539,61 @@ static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 			   ir_action_str(&c->rule.action, a1, sizeof(a1)),
 			   c->name,
 			   ir_action_str(&uncond->rule.action, a2, sizeof(a2)));
-		diag_note(s->d, uncond->loc, "the unconditional rule");
+		sema_other(s, c->loc, uncond->loc, "the unconditional rule");
 	}
+}
+
+static int loc_cmp(const void *pa, const void *pb)
+{
+	return sema_loc_cmp(*(const struct loc *)pa, *(const struct loc *)pb);
+}
+
+/*
+ * Composition of one syscall's rules, sorted by rule (sema_compose.c):
+ * the syscall is a key, decided by every file with a rule for it that
+ * no other such file uses. The rules of the files they use are dropped;
+ * when the policy itself decides, each statement whose rules no longer
+ * apply is reported (a rule the policy restates is not lost).
+ */
+static void compose_group(struct sema *s, struct sys_rule_src *v, size_t n)
+{
+	const struct src_file **files = malloc(n * sizeof(*files));
+	struct loc by = {0};
+	size_t nfiles = 0, i, j, k;
+
+	if (!files) {
+		s->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nfiles && files[k] != v[i].loc.file; k++)
+			;
+		if (k == nfiles)
+			files[nfiles++] = v[i].loc.file;
+		if (v[i].loc.file == sema_main(s) &&
+		    (!by.file || loc_before(v[i].loc, by)))
+			by = v[i].loc;
+	}
+	if (nfiles < 2)
+		goto out;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nfiles && !v[i].dropped; k++)
+			v[i].dropped = sema_decides(s, files[k], v[i].loc.file);
+	if (!by.file)
+		goto out;
+	/* Runs of equal rules: a dropped one is lost unless one survives. */
+	for (i = 0; i < n; i = j) {
+		int kept = 0;
+
+		for (j = i; j < n && !ir_rule_cmp(&v[i].rule, &v[j].rule); j++)
+			kept |= !v[j].dropped;
+		for (k = i; k < j && !kept; k++)
+			if (v[k].dropped)
+				sema_replaced(s, by, v[k].loc, v[k].name,
+					      "rule");
+	}
+out:
+	free(files);
 }
 
 /*
@@ -573,17 +627,71 @@ static int overlaps(const struct ir_rule *r, const struct companion *c)
 	return 1;
 }
 
+/* (w & mask) op k does not hold: the opposite operator. */
+static struct ws_cons negated(const struct ir_atom *a)
+{
+	static const uint8_t opposite[] = {
+	    [WS_EQ] = WS_NE, [WS_NE] = WS_EQ, [WS_LT] = WS_GE,
+	    [WS_LE] = WS_GT, [WS_GT] = WS_LE, [WS_GE] = WS_LT,
+	};
+	struct ws_cons k = atom_cons(a);
+
+	k.op = opposite[a->op];
+	return k;
+}
+
+/*
+ * Does rule r ask for what companion c refuses, rather than leave it to
+ * c's carve-out? It does when r tests an argument c carves on besides the
+ * family (socket's type or protocol: r says which sockets it means), or
+ * when c holds wherever r does (r means only what c refuses). A plain
+ * rule on the family, as in `allow socket if domain in {AF_UNIX,
+ * AF_INET}`, does neither: there the companions win, as documented
+ * (docs/LANGUAGE.md, "Egress companions"), and no warning is given.
+ */
+static int asks_for(const struct ir_rule *r, const struct companion *c)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < c->rule.natoms; i++)
+		for (j = 0; j < r->natoms; j++)
+			if (c->rule.atoms[i].arg != 0 &&
+			    r->atoms[j].arg == c->rule.atoms[i].arg)
+				return 1;
+	/* Implied: for each atom of c, r's atoms on its argument and the
+	 * atom's negation cannot hold together. */
+	for (i = 0; i < c->rule.natoms; i++) {
+		struct ws_cons cons[IR_MAX_ATOMS + 1];
+		size_t n = 0;
+
+		for (j = 0; j < r->natoms; j++) {
+			if (r->atoms[j].arg != c->rule.atoms[i].arg)
+				continue;
+			if (r->atoms[j].width != 32)
+				return 0;
+			cons[n++] = atom_cons(&r->atoms[j]);
+		}
+		cons[n++] = negated(&c->rule.atoms[i]);
+		if (ws_word_sat(cons, n, 32, NULL) != WS_UNSAT)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A user rule less strict than a companion it overlaps loses to it where
- * both hold: one warning per statement, naming the companions.
+ * both hold: one warning per statement, naming the companions, when the
+ * rule asks for what they refuse (asks_for()). In source order.
  */
+struct companion_warning {
+	struct loc loc; /* first: loc_cmp() sorts these */
+	const struct sys_rule_src *u;
+	uint32_t which; /* bit k: companions[k] */
+};
+
 static void companion_warnings(struct sema *s)
 {
-	struct {
-		struct loc loc;
-		const struct sys_rule_src *u;
-		uint32_t which; /* bit k: companions[k] */
-	} seen[64];
+	struct companion_warning seen[64];
 	size_t nseen = 0, i, k, j;
 	char a[32], list[512];
 
@@ -596,7 +704,7 @@ static void companion_warnings(struct sema *s)
 			if (strcmp(u->name, c->name) ||
 			    ir_action_cmp(&u->rule.action, &c->rule.action) <=
 				0 ||
-			    !overlaps(&u->rule, c))
+			    !overlaps(&u->rule, c) || !asks_for(&u->rule, c))
 				continue;
 			for (j = 0; j < nseen; j++)
 				if (seen[j].loc.file == u->loc.file &&
@@ -614,6 +722,7 @@ static void companion_warnings(struct sema *s)
 			seen[j].which |= 1u << k;
 		}
 	}
+	qsort(seen, nseen, sizeof(*seen), loc_cmp);
 	for (j = 0; j < nseen; j++) {
 		const struct sys_rule_src *u = seen[j].u;
 		size_t len = 0, n = 0;
@@ -665,6 +774,17 @@ int sema_finish_syscalls(struct sema *s)
 			    !strcmp(s->rules[i].name, s->rules[j].name);
 		     j++)
 			;
+		compose_group(s, &s->rules[i], j - i);
+	}
+	for (i = j = 0; i < s->nrules; i++)
+		if (!s->rules[i].dropped)
+			s->rules[j++] = s->rules[i];
+	s->nrules = j;
+	for (i = 0; i < s->nrules; i = j) {
+		for (j = i; j < s->nrules &&
+			    !strcmp(s->rules[i].name, s->rules[j].name);
+		     j++)
+			;
 		check_group(s, &s->rules[i], j - i);
 		if (j - i > IR_MAX_RULES) {
 			struct loc last = s->rules[i].loc;
@@ -680,6 +800,8 @@ int sema_finish_syscalls(struct sema *s)
 		}
 		ncalls++;
 	}
+	if (s->oom)
+		return -1;
 	if (s->d->errors)
 		return 0;
 	if (ncalls > IR_MAX_SYSCALLS) {
