@@ -57,8 +57,8 @@ static struct {
 	pid_t owner;	       /* polexec, whose cgroups these are */
 	char tag[32];	       /* their names' end: "PID-RANDOM" */
 	pid_t keeper;	       /* the keeper, while it runs */
-	int keeper_fd;	       /* the pipe's write end: polexec's alone */
-} C = {.keeper_fd = -1};
+	int keeper_fd;	       /* the pipe's write end, while keeper > 0 */
+} C; /* zero-initialized: an initializer would put its 48 KiB in the file */
 
 /* --- cgroup files ------------------------------------------------------ */
 

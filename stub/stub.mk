@@ -53,7 +53,7 @@ $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 	    tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 	    artifact/polbin_read.c artifact/sha256.c -o $@
 
-CHECKS += tests/leak/run.sh
+CHECKS += tests/leak/run.sh tests/size/run.sh
 
 # Where polexec's bytes go: per object and per symbol (issue 15).
 bench-size: export POLEXEC_SRCS := $(POLEXEC_SRCS)
