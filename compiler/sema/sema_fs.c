@@ -159,11 +159,11 @@ static void fs_add_path(struct sema *s, struct loc loc, char *path,
 		const struct fs_src *o = &s->fs[i];
 
 		if (!strcmp(o->rule.path, path))
-			sema_compose_with(
-			    s, &c, o->loc,
-			    o->rule.rights == rights && o->rule.flags == flags &&
-				o->rule.kind == what->kind &&
-				o->rule.size == what->size);
+			sema_compose_with(s, &c, o->loc,
+					  o->rule.rights == rights &&
+					      o->rule.flags == flags &&
+					      o->rule.kind == what->kind &&
+					      o->rule.size == what->size);
 	}
 	v = sema_compose_end(s, &c, path, "grant");
 	if (v == SEMA_DUP)
@@ -251,9 +251,10 @@ static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
 		return;
 	}
 	/* One of each; fragments that say the same path merge. */
-	rc = once ? sema_once(s, once, st->loc,
-			      kind == IR_FS_DEV ? "dev" : "proc", path_key(path))
-		  : SEMA_TAKE;
+	rc = once
+		 ? sema_once(s, once, st->loc,
+			     kind == IR_FS_DEV ? "dev" : "proc", path_key(path))
+		 : SEMA_TAKE;
 	if (rc < 0 || rc == SEMA_DROP) {
 		free(path);
 		return;
