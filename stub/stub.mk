@@ -17,8 +17,12 @@ POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
                 artifact/sha256.h
 
 MUSL_INC := $(B)/musl-include
+# -z norelro: a static musl program never makes its RELRO part read-only
+# (only the dynamic loader does; the page stays rw-p), so the page the
+# linker pads to for it is bytes for nothing (docs/BENCHMARKS.md).
 POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Os -static -s \
                   -ffunction-sections -fdata-sections -Wl,--gc-sections \
+                  -Wl,-z,norelro \
                   -fno-asynchronous-unwind-tables -DPOLEXEC_OWN_LIBC \
                   -DPOLC_VERSION='"$(VERSION)"' -Iartifact -isystem $(MUSL_INC)
 
