@@ -38,6 +38,7 @@
 #include "view.h"
 #include "boxns.h"
 #include "init.h"
+#include "landlock_compat.h"
 #include "net.h"
 #include "secrets.h"
 
@@ -49,6 +50,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -231,23 +233,22 @@ void view_plan(const struct policy *p, struct layer_state *l)
 	if (!(v->flags & POLBIN_VIEW_F_ROOT)) {
 		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 			die("view: `user %u:%u` needs a user namespace, which "
-			    "this user may not create (see polexec --doctor)",
-			    v->uid, v->gid);
+			    "this user may not create: %s",
+			    v->uid, v->gid, boxns_userns_why());
 		return;
 	}
 	if (!boxns_privileged() && !boxns_userns_available())
-		why = "no user namespace for this user: the host's tree, "
-		      "Landlock alone";
+		why = "no user namespace for this user";
 	else if (!mount_api())
-		why = "the kernel lacks the mount API (Linux 5.12): the "
-		      "host's tree, Landlock alone";
+		why = "the kernel lacks the mount API (Linux 5.12)";
 	if (why && !(v->flags & POLBIN_VIEW_F_BEST_EFFORT))
-		die("view: the box's own view cannot be had here (%s); the "
+		die("view: the box's own view cannot be had here: %s%s%s; the "
 		    "policy requires it (`fs best_effort` would run without "
 		    "it)",
-		    why);
+		    why, why[0] == 'n' ? ": " : "",
+		    why[0] == 'n' ? boxns_userns_why() : "");
 	if (why) {
-		warning("view: %s", why);
+		warning("view: %s: the host's tree, Landlock alone", why);
 		l->tier = TIER_DEGRADED;
 		l->reason = why;
 		return;
@@ -255,7 +256,8 @@ void view_plan(const struct policy *p, struct layer_state *l)
 	boxns_want(BOXNS_MOUNT | BOXNS_PID);
 	init_plan();
 	plan_order(p);
-	if (!getcwd(V.cwd, sizeof(V.cwd)))
+	/* The system call: "(unreachable)..." or an error leave it "". */
+	if (syscall(SYS_getcwd, V.cwd, sizeof(V.cwd)) < 0 || V.cwd[0] != '/')
 		V.cwd[0] = '\0';
 	V.root = 1;
 	l->tier = TIER_ENFORCED;
@@ -351,7 +353,7 @@ static int point(const char *path, int file)
  * silently by a bind, so each is looked at). */
 static void check(int fd, unsigned attrs, const char *what, const char *path)
 {
-	struct statvfs sv;
+	struct statfs sf;
 	unsigned long want = ST_NOSUID;
 
 	if (attrs & MOUNT_ATTR_RDONLY_)
@@ -360,11 +362,12 @@ static void check(int fd, unsigned attrs, const char *what, const char *path)
 		want |= ST_NOEXEC;
 	if (attrs & MOUNT_ATTR_NODEV_)
 		want |= ST_NODEV;
-	if (fstatvfs(fd, &sv) < 0)
-		die_with_error("view: %s %s: fstatvfs", what, path);
-	if ((sv.f_flag & want) != want)
+	/* f_flags: ST_* (statfs(2)); libc's fstatvfs converts the same */
+	if (syscall(SYS_fstatfs, fd, &sf) < 0)
+		die_with_error("view: %s %s: fstatfs", what, path);
+	if (((unsigned long)sf.f_flags & want) != want)
 		die("view: %s %s: the mount lacks flags 0x%lx it was given",
-		    what, path, want & ~sv.f_flag);
+		    what, path, want & ~(unsigned long)sf.f_flags);
 }
 
 /* A VIEW attribute set as MOUNT_ATTR_* bits, nosuid always. */
@@ -563,48 +566,61 @@ static void copy_link(const char *path)
 }
 
 /*
- * The box's file at path with text: written on the box's tmpfs where the
- * folder is the box's, else (inside a grant) written beside and bound
- * over the host's file, which stays as it is. required == 0: a place the
- * view cannot have is skipped.
+ * The box's file at path with text: written in place where the folder is
+ * the box's tmpfs and nothing is there yet, else written beside and bound
+ * over the file there (a grant's: the host's file stays as it is).
+ * required == 0: a place the view cannot have is skipped. The box may
+ * read it: a Landlock rule on the file itself (a rule on the host's file
+ * does not reach a file bound over it, nor does any rule reach the box's
+ * tmpfs).
  */
-static void put_file(const char *path, const char *text, int required)
+static void put_file(const char *path, const char *text, int required,
+		     const struct ll_run *ll)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[64], stage[80];
+	const char *slash = strrchr(path, '/'), *name = slash + 1;
+	char dir[64];
 	struct stat st;
-	int d, f, at;
+	int d, f, to, at;
 
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	d = point(dir, 0);
+	to = openat(d, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fstat(d, &st) < 0)
 		die_with_error("view: fstat %s", dir);
-	at = is_ours(&st) ? d : V.rootfd;
-	snprintf(stage, sizeof(stage), "%s",
-		 is_ours(&st) ? slash + 1 : ".polexec-file");
-	f = openat(at, stage,
+	at = to < 0 && is_ours(&st) ? d : V.rootfd;
+	if (at == V.rootfd &&
+	    (to < 0 || fstat(to, &st) < 0 || !S_ISREG(st.st_mode))) {
+		if (required)
+			die("view: %s: the view has no such file to cover",
+			    path);
+		goto out;
+	}
+	if (at == V.rootfd)
+		name = ".polexec-file";
+	f = openat(at, name,
 		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
 	if (f < 0 || write(f, text, strlen(text)) != (ssize_t)strlen(text) ||
 	    close(f) < 0)
 		die_with_error("view: write %s", path);
 	if (at == V.rootfd) {
-		int src = openat(at, stage, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		int to = openat(d, slash + 1, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		int src = openat(at, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
-		if (to >= 0 && fstat(to, &st) == 0 && S_ISREG(st.st_mode))
-			bind_fd(src, "", to,
-				MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ |
-				    MOUNT_ATTR_NOEXEC_ | MOUNT_ATTR_RDONLY_,
-				path);
-		else if (required)
-			die("view: %s: the host has no such file to cover",
-			    path);
-		if (unlinkat(at, stage, 0) < 0)
+		bind_fd(src, "", to,
+			MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ |
+			    MOUNT_ATTR_NOEXEC_ | MOUNT_ATTR_RDONLY_,
+			path);
+		if (unlinkat(at, name, 0) < 0)
 			die_with_error("view: unlink the staged %s", path);
 		close(src);
-		if (to >= 0)
-			close(to);
 	}
+	f = openat(d, slash + 1, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (f < 0)
+		die_with_error("view: open %s", path);
+	landlock_allow(ll, f, LANDLOCK_ACCESS_FS_READ_FILE, path);
+	close(f);
+out:
+	if (to >= 0)
+		close(to);
 	close(d);
 }
 
@@ -708,8 +724,8 @@ static void build(const struct ll_run *ll)
 	}
 	net_box_files(&hosts, &resolv);
 	if (hosts) {
-		put_file("/etc/hosts", hosts, 1);
-		put_file("/etc/resolv.conf", resolv, 0);
+		put_file("/etc/hosts", hosts, 1, ll);
+		put_file("/etc/resolv.conf", resolv, 0, ll);
 	}
 	secret_points();
 	/* The old root goes: stacked over the new one, then detached. */

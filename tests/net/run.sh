@@ -415,6 +415,23 @@ t_filtered_pinned_names_in_view() {
 	expect_match "the suite's hosts file" "$(cat /etc/hosts)" 'other\.test'
 }
 
+# The same with the files granted one by one, not /etc: the box reads the
+# pinned files polexec bound over the host's.
+t_filtered_pinned_names_in_view_files() {
+	boxp --var BIN="$BIN" "$ART/names-view-files.polbin" -- \
+		"resolve svc.test" "resolve other.test" || return 1
+	expect "svc.test resolves to h1 (file grants)" \
+		"$(res "resolve svc.test")" "$H1" &&
+		expect_match "other.test does not resolve (file grants)" \
+			"$(res "resolve other.test")" \
+			'^(resolve failed|timeout)' || return 1
+	boxsh --var BIN="$BIN" "$ART/names-view-files.polbin" -- /bin/sh -c \
+		'cat /etc/hosts; echo "rc=$?"' || return 1
+	expect_match "the box reads its hosts file (file grants)" "$OUT" \
+		"^${H1}[[:space:]]+svc\.test" &&
+		expect_match "cat succeeded (file grants)" "$OUT" '^rc=0$'
+}
+
 t_filtered_variable_entry() {
 	boxp --var API=$H1 "$ART/var.polbin" -- "tcp $H1 8080" "tcp $H2 8080" ||
 		return 1
@@ -604,6 +621,7 @@ t_filtered_ipv6
 t_filtered_deny_carved_out_of_allow
 t_filtered_pinned_names
 t_filtered_pinned_names_in_view
+t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry
 t_filtered_sockets_refused
 t_filtered_tamper_proof
