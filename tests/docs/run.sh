@@ -16,8 +16,12 @@ case $B in /*) ;; *) B=$ROOT/$B ;; esac
 POLC=$B/polc
 POLEXEC=$B/polexec
 tmp=$(mktemp -d /tmp/polc-docs.XXXXXX) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
+# ~ is bound outside /tmp: a block that grants rw /tmp would otherwise
+# grant an ancestor of HOME, which polexec refuses.
+mkdir -p "$B/tests" && home=$(mktemp -d "$B/tests/docs-home.XXXXXX") ||
+	exit 2
+trap 'rm -rf "$tmp" "$home"' EXIT
+chmod 755 "$tmp" "$home"
 pass=0
 fail=0
 
@@ -55,8 +59,9 @@ ls "$tmp/blocks"/*.pol >/dev/null 2>&1 || { echo "docs: no fs block found"; exit
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
-# Binds each ${VAR} and ~ of $1 to a folder under $2 (a socket for one
-# named *SOCK*); prints the polexec options.
+# Binds each ${VAR} of $1 to a folder under $2 (a socket for one named
+# *SOCK*) and ~ to a folder under $home named after $2, with the folders
+# the block names under ~; prints the polexec options.
 bind_vars() {
 	for v in $(grep -o '\${[A-Za-z_][A-Za-z0-9_]*}' "$1" | sort -u |
 		tr -d '${}'); do
@@ -72,8 +77,13 @@ bind_vars() {
 			;;
 		esac
 	done
-	mkdir -p "$2/home"
-	printf ' --var HOME=%s' "$2/home"
+	h=$home/$(basename "$2")
+	mkdir -p "$h"
+	for p in $(grep -o '~/[^ ]*' "$1" | sort -u); do
+		mkdir -p "$h/${p#\~/}"
+	done
+	chmod -R a+rwX "$h"
+	printf ' --var HOME=%s' "$h"
 }
 
 run_blocks() { # WHO
