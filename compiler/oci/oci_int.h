@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What polc import oci (oci_import.c) and polc export oci (oci_export.c)
- * share: the profile format's names for actions, comparisons and
- * architectures (oci.c), as runc and libseccomp read them. docs/OCI.md is
- * the contract of both commands.
+ * What the import (oci_import.c) and the export (oci_export.c) share: the
+ * profile format's names for actions, comparisons and architectures
+ * (oci_names.c), as runc and libseccomp read them. docs/OCI.md is the
+ * contract of both.
  */
 #ifndef POLC_OCI_INT_H
 #define POLC_OCI_INT_H
 
 #include <jansson.h>
 #include <stddef.h>
-
-#include "cli.h"
 #include <stdint.h>
 
 #include "ir/ir.h"
+#include "oci.h"
 
 /* The arch polc compiles for, in the profile's spelling and in moby's
  * (includes.arches / excludes.arches use Go's GOARCH-derived names). */

@@ -24,7 +24,6 @@
  *     rule resolution (the strictest wins) would decide otherwise, the
  *     import is refused, naming both entries.
  */
-#include "cli.h"
 #include "diag.h"
 #include "ir/ir.h"
 #include "logic/logic.h"
@@ -39,7 +38,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define ARGS_MAX  16 /* conditions in one entry */
 #define ALTS_MAX  64 /* our rules for one libseccomp rule */
@@ -1819,45 +1817,5 @@ out:
 	json_decref(root);
 	free(text);
 	_free(&m);
-	return rc;
-}
-
-/* The policy to -o FILE by output.c's rule, or to stdout (none, or -). */
-static int _output(const char *path, const char *text, size_t len,
-		   struct diag *d)
-{
-	struct loc none = {0};
-	char err[256];
-	int rc =
-	    !path || !strcmp(path, "-")
-		? output_write_fd(STDOUT_FILENO, text, len, err, sizeof(err))
-		: output_write(path, text, len, err, sizeof(err));
-
-	if (rc)
-		diag_error(d, none, "import: %s: %s", path ? path : "stdout",
-			   err);
-	return rc;
-}
-
-int import_oci(const struct oci_import_opts *o)
-{
-	const struct src_file *src;
-	struct loc none = {0};
-	struct diag d;
-	char *text = NULL;
-	size_t len = 0;
-	int rc = 2;
-
-	diag_init(&d);
-	if (o->max_errors >= 0)
-		d.max_errors = o->max_errors;
-	src = diag_load_file(&d, o->input, none);
-	if (src)
-		rc = import_oci_text(o, src, &d, &text, &len, stderr);
-	if (!rc && _output(o->output, text, len, &d))
-		rc = 2;
-	diag_print(&d, stderr);
-	diag_fini(&d);
-	free(text);
 	return rc;
 }
