@@ -18,8 +18,9 @@
  *                                policy's; the rule paths opened, the
  *                                ruleset built
  *   decide.c    decide_layers    what will be enforced, and refusal of
- *                                what cannot be (limits.c: each limit's
- *                                tier, the box's cgroups created)
+ *                                what cannot be (view.c: the box's own
+ *                                root and user, planned; limits.c: each
+ *                                limit's tier, the box's cgroups created)
  *   env.c       env_build        the box's environment, variables bound
  *   secrets.c   secrets_prepare  secrets' sources opened and checked
  *   net.c       net_prepare      names resolved and pinned, the egress
@@ -27,8 +28,10 @@
  *               net_start        the box's network namespace pair, its nft
  *                                table and pasta, when the policy needs them
  *   run.c       run              clone; the child narrows and execs
- *                                (child.c); the parent forwards signals and
- *                                waits (limits.c: the wall clock)
+ *                                (child.c; with a view, pid 1 builds it,
+ *                                init.c and view.c); the parent forwards
+ *                                signals and waits (limits.c: the wall
+ *                                clock)
  *   net.c       net_finish       the blocked destinations read, pasta gone
  *   record.c    record_finish    the record written; the exit code
  *
