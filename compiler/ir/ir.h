@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define IR_VERSION 2 /* 2: limits carry a require / best_effort mode */
+#define IR_VERSION 3 /* 2: limits carry a mode; 3: fs observe */
 
 /* Hard limits, named so that hostile IR and policies are refused early. */
 #define IR_MAX_ATOMS	8    /* atoms in one conjunction */
@@ -137,10 +137,22 @@ enum ir_landlock_mode {
 	IR_LL_REQUIRE = 1,
 };
 
+/* What the run record observes (fs `observe`, docs/OBSERVE.md): it
+ * records, it never decides. */
+enum ir_observe {
+	IR_OBSERVE_DESTRUCTIVE = 1u << 0, /* unlink, rename, truncate, ... */
+};
+#define IR_OBSERVE_ALL 0x1u
+
 struct ir_fs {
 	int present;
 	uint32_t nrules;
 	struct ir_fs_rule *rules; /* sorted by path, one entry per path */
+	uint32_t observe;	  /* enum ir_observe bits */
+	/* The folder whose paths the record keeps in clear (./...), a
+	 * normalized path; set exactly when observe is (default
+	 * "${WORKSPACE}") */
+	char *workspace;
 };
 
 struct ir_landlock {
@@ -296,7 +308,13 @@ int ir_atom_holds(const struct ir_atom *a, const uint64_t args[6]);
 /*
  * The single definition of syscall rule resolution, used by the prover, the
  * translation validator and the tests. `sc` may be NULL (syscall not named).
+ *
+ * ir_explain_syscall() is its first half: the index in sc->rules of the rule
+ * that decides (of the rules that hold, the first one with the most
+ * restrictive action), or -1 when none holds and the default decides.
+ * ir_eval_syscall() is that rule's action, or the default.
  */
+int ir_explain_syscall(const struct ir_syscall *sc, const uint64_t args[6]);
 struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
 				 const struct ir_syscall *sc,
 				 const uint64_t args[6]);

@@ -28,7 +28,8 @@ static const struct {
     {"truncate", IR_FS_TRUNCATE},     {"ioctl_dev", IR_FS_IOCTL_DEV},
 };
 
-static const char *const fs_keys[] = {"ro", "rx", "rw", "rwx", "allow"};
+static const char *const fs_keys[] = {"ro",  "rx",    "rw",
+				      "rwx", "allow", "observe"};
 
 /*
  * Normalizes `in` into a malloc'd path. A path starts with '/', '~' or a
@@ -165,6 +166,44 @@ static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
 }
 
 /*
+ * observe destructive [workspace PATH]: the run record lists the box's
+ * destructive filesystem calls (docs/OBSERVE.md), paths under PATH
+ * (default ${WORKSPACE}) in clear, others hashed. It changes no right.
+ */
+static void fs_observe(struct sema *s, const struct ast_stmt *st)
+{
+	static const char *const what[] = {"destructive"};
+	const struct ast_word *w = st->words;
+	char *ws;
+
+	if (st->nwords < 2 || (st->nwords != 2 && st->nwords != 4) ||
+	    (st->nwords == 4 &&
+	     (w[2].kind != AST_WORD || strcmp(w[2].text, "workspace")))) {
+		diag_error(s->d, st->loc,
+			   "expected 'observe destructive [workspace PATH]'");
+		return;
+	}
+	if (w[1].kind != AST_WORD || strcmp(w[1].text, "destructive")) {
+		sema_unknown(s, &w[1], "observation", what, 1);
+		return;
+	}
+	if (sema_once(s, &s->observe, st->loc, "'observe destructive'"))
+		return;
+	if (st->nwords == 4) {
+		ws = normalize_path(s, &w[3]);
+	} else {
+		ws = strdup("${WORKSPACE}");
+		if (!ws)
+			s->oom = 1;
+	}
+	if (!ws)
+		return;
+	free(s->p->fs.workspace);
+	s->p->fs.workspace = ws;
+	s->p->fs.observe |= IR_OBSERVE_DESTRUCTIVE;
+}
+
+/*
  * ro|rx|rw|rwx [optional] [follow] [unsafe] PATH...
  * allow RIGHT... on [optional] [follow] [unsafe] PATH...
  * A flag word applies to the paths after it in the statement.
@@ -178,6 +217,10 @@ static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 
 	if (st->cond || st->has_block || k->kind != AST_WORD) {
 		diag_error(s->d, st->loc, "expected 'ro|rx|rw|rwx PATH...'");
+		return;
+	}
+	if (!strcmp(k->text, "observe")) {
+		fs_observe(s, st);
 		return;
 	}
 	if (!strcmp(k->text, "ro"))

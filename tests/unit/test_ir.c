@@ -92,6 +92,10 @@ static void test_equivalent_policies(void **state)
 	    {"policy \"p\" { env { secret K from file /k } }",
 	     "policy \"p\" { env { secret K from file /k to "
 	     "/run/secrets/K } }"},
+	    /* observe's default workspace is ${WORKSPACE}. */
+	    {"policy \"p\" { fs { observe destructive } }",
+	     "policy \"p\" { fs { observe destructive workspace "
+	     "${WORKSPACE}/ } }"},
 	};
 	size_t i;
 
@@ -123,6 +127,10 @@ static void test_different_policies(void **state)
 	     "policy \"p\" { limits { pids 5 } }"},
 	    {"policy \"p\" { env { secret K from file /k to /run/a/K } }",
 	     "policy \"p\" { env { secret K from file /k to /run/b/K } }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { fs { ro /usr; observe destructive } }"},
+	    {"policy \"p\" { fs { observe destructive } }",
+	     "policy \"p\" { fs { observe destructive workspace /w } }"},
 	};
 	size_t i;
 
@@ -136,7 +144,7 @@ static const char *full_policy =
     "policy \"full\" {\n"
     "  landlock abi >= 4 best_effort\n"
     "  fs { ro /usr; rw ${WORKSPACE} /tmp; allow execute on follow "
-    "/usr/bin }\n"
+    "/usr/bin; observe destructive workspace ${WS}/src }\n"
     "  net filtered { allow api.example.com:443 [2001:db8::]:8000-8100 "
     "10.0.0.0/16 udp; deny 10.0.1.0/24:53; loopback 8080 }\n"
     "  syscalls default errno(EPERM) { badarch kill_thread\n"
@@ -166,6 +174,8 @@ static void test_codec_round_trip(void **state)
 	assert_int_equal(q->sys.badarch.kind, IR_ACT_KILL_THREAD);
 	assert_int_equal(q->limits.value[IR_LIM_MEMORY], 2ull << 30);
 	assert_int_equal(q->limits.mode, IR_LIMITS_REQUIRE);
+	assert_int_equal(q->fs.observe, IR_OBSERVE_DESTRUCTIVE);
+	assert_string_equal(q->fs.workspace, "${WS}/src");
 	ir_policy_destroy(&p);
 	ir_policy_destroy(&q);
 	free(a);
