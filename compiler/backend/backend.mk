@@ -3,6 +3,7 @@
 BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/seccomp.o \
                 $(B)/compiler/backend/seccomp_validate.o \
+                $(B)/compiler/backend/seccomp_observe.o \
                 $(B)/compiler/backend/landlock.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
@@ -19,7 +20,8 @@ $(B)/compiler/backend/landlock.o: CFLAGS += -Istub
 # What the seccomp suites take: the backend and its validator, the IR as
 # logic, the BPF model, the IR itself, and their shared fixtures.
 SECCOMP_OBJS := $(B)/compiler/backend/seccomp.o \
-                $(B)/compiler/backend/seccomp_validate.o $(LOGIC_OBJS)
+                $(B)/compiler/backend/seccomp_validate.o \
+                $(B)/compiler/backend/seccomp_observe.o $(LOGIC_OBJS)
 SECCOMP_IR_OBJS := $(B)/compiler/ir/ir.o $(B)/compiler/tables/constants.o
 SECCOMP_FX_OBJS := $(B)/tests/unit/seccomp_fixtures.o
 SECCOMP_LIBS := -lcmocka $(LDLIBS)
