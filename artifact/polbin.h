@@ -42,6 +42,7 @@ enum polbin_section_type {
 	POLBIN_SEC_LIMITS = 6,	 /* resource limits */
 	POLBIN_SEC_ENV = 7,	 /* environment recipe */
 	POLBIN_SEC_NET = 8,	 /* the box's network namespace */
+	POLBIN_SEC_OBSERVE = 9,	 /* the run record's programs and names */
 	/*
 	 * Layers the policy states but this polc cannot compile yet (text:
 	 * their names). Always critical: no reader may run such an artifact,

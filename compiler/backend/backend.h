@@ -19,7 +19,7 @@
 
 /* ---- The driver (backends.c) -------------------------------------------- */
 
-#define BACKENDS_MAX 8
+#define BACKENDS_MAX 12
 
 struct compiled_section {
 	uint32_t type;
@@ -200,6 +200,25 @@ int seccomp_validate_variant(const struct ir_policy *p,
 			     unsigned int flags,
 			     struct seccomp_validate_stats *st, char *err,
 			     size_t errlen);
+
+/* ---- The OBSERVE section (observe.c) ------------------------------------ */
+
+/*
+ * The OBSERVE section (artifact/sections.h): the NOTIFY, LEARN and EXPLAIN
+ * programs, each validated, and the names polexec reports with. *out is
+ * NULL when the policy has no seccomp layer. Returns 0; 2 with err filled
+ * when a program cannot be built; 3 when validation caught a compiler bug.
+ */
+int observe_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+			  char *err, size_t errlen);
+
+/*
+ * How the record shows argument `arg` of `syscall`: a POLBIN_OBS_ARG_*
+ * kind, and in *table the constant table of an ENUM or FLAGS kind. The
+ * kinds part of a denial's key (INT, ENUM, FLAGS, MODE) are those `polc
+ * suggest` may write conditions on.
+ */
+int observe_arg_format(const char *syscall, unsigned arg, unsigned *table);
 
 /* ---- Landlock (landlock.c) ---------------------------------------------- */
 

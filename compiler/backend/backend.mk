@@ -4,6 +4,7 @@ BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/seccomp.o \
                 $(B)/compiler/backend/seccomp_validate.o \
                 $(B)/compiler/backend/seccomp_observe.o \
+                $(B)/compiler/backend/observe.o \
                 $(B)/compiler/backend/landlock.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
