@@ -105,15 +105,6 @@
 #define POLBIN_OBS_F_ALL	  0x3u
 #define POLBIN_OBS_NARGS_UNKNOWN  7
 #define POLBIN_OBS_RULE_COMPANION 0x1u /* an egress companion */
-/*
- * The descriptor polexec's box child hands the seccomp listener over on,
- * with sendmsg(), between installing the filter and execve. The LEARN
- * program allows sendmsg on it whatever the policy says (learn mode
- * enforces no syscall rule anyway), so that the hand-over is never a call
- * that waits for an answer nobody can give yet. A box's own sendmsg on
- * this descriptor number is allowed in learn mode and not recorded.
- */
-#define POLBIN_OBS_HANDOFF_FD 1021
 
 enum polbin_obs_tag {
 	POLBIN_OBS_NOTIFY = 1,

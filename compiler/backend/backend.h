@@ -129,9 +129,6 @@ int seccomp_observed(const struct ir_policy *p, enum seccomp_variant v,
 /* The i-th name a variant may observe (whether it does depends on the
  * policy: seccomp_observed()), or NULL past the end. */
 const char *seccomp_observed_at(enum seccomp_variant v, unsigned i);
-/* Does variant v allow the syscall `name` on POLBIN_OBS_HANDOFF_FD
- * (its first argument, low word) before any rule? LEARN's sendmsg. */
-int seccomp_handoff(enum seccomp_variant v, const char *name);
 /* Does variant v notify where the decision is the action a? */
 int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a);
 /* The explain code of rule `rule` of sc, an element of s->calls. */

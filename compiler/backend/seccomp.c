@@ -83,10 +83,8 @@ struct plan {
 	int obs;
 	unsigned obs_arg;
 	uint32_t obs_mask;
-	bpf_label target; /* where the dispatch jumps */
-	bpf_label body;	  /* the argument block, after any hand-over test */
-	int handoff;	  /* seccomp_handoff(): the hand-over test first */
-	bpf_label tail;	  /* 0: none; else the observation test of an allow */
+	bpf_label target;
+	bpf_label tail; /* 0: none; else the observation test of an allow */
 	int has_tail;
 };
 
@@ -412,7 +410,7 @@ static int _arg_block(struct gen *g, struct plan *p)
 {
 	bpf_label otherwise = _out(g, p, &p->otherwise, p->otherwise_code);
 
-	if (_bind(g, p->body))
+	if (_bind(g, p->target))
 		return -1;
 	for (size_t r = 0; r < p->nrules; r++) {
 		const struct ir_rule *rule = &p->rules[r].r;
@@ -431,19 +429,6 @@ static int _arg_block(struct gen *g, struct plan *p)
 			return -1;
 	}
 	return 0;
-}
-
-/* polexec's hand-over of the listener (seccomp_handoff()): allowed on
- * POLBIN_OBS_HANDOFF_FD, the rules decide every other descriptor. */
-static int _handoff(struct gen *g, const struct plan *p)
-{
-	struct ir_action allow = {IR_ACT_ALLOW, 0};
-	uint32_t v = 0;
-
-	seccomp_action_value(&allow, &v);
-	return _bind(g, p->target) ||
-	       _cmp32(g, BPF_OFF_ARG_LO(0), FULL32, IR_OP_EQ,
-		      POLBIN_OBS_HANDOFF_FD, _ret_value(g, v), p->body);
 }
 
 /*
@@ -527,7 +512,6 @@ static void _plan_observe(struct gen *g, struct plan *p)
 {
 	p->obs =
 	    seccomp_observed(g->p, g->v, p->name, &p->obs_arg, &p->obs_mask);
-	p->handoff = seccomp_handoff(g->v, p->name);
 }
 
 /* Copy sc's rules into p, simplified and ordered for emission. */
@@ -594,25 +578,6 @@ static int _plan(struct gen *g, const struct ir_syscalls *s,
 		   _outcome(g, p, &p->otherwise, p->otherwise_code))
 		p->nrules--;
 	return 0;
-}
-
-/*
- * The i-th name beyond the policy's own that may need a plan: the ones
- * the variant observes, then sendmsg for the hand-over test. NULL past the
- * end; a name the policy has is skipped by the caller.
- */
-static const char *_extra_at(const struct ir_policy *p, enum seccomp_variant v,
-			     unsigned i)
-{
-	const char *name;
-	unsigned k = 0;
-
-	for (unsigned j = 0; (name = seccomp_observed_at(v, j)); j++)
-		if (seccomp_observed(p, v, name, NULL, NULL) && k++ == i)
-			return name;
-	if (seccomp_handoff(v, "sendmsg") && k == i)
-		return "sendmsg";
-	return NULL;
 }
 
 /* A syscall the variant observes and the policy does not name: the
@@ -759,8 +724,7 @@ static int _emit(struct gen *g, struct plan *plans, size_t n,
 	if (g->niv > 1 && (_bind(g, tree) || _tree(g, 0, g->niv - 1)))
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if ((plans[i].handoff && _handoff(g, &plans[i])) ||
-		    (plans[i].nrules && _arg_block(g, &plans[i])))
+		if (plans[i].nrules && _arg_block(g, &plans[i]))
 			return -1;
 	for (size_t i = 0; i < n; i++)
 		if (plans[i].has_tail && _tail(g, &plans[i]))
@@ -784,8 +748,9 @@ static int _prepare(struct gen *g, const struct ir_syscalls *s,
 	for (size_t i = 0; i < s->ncalls; i++)
 		if (_plan(g, s, &s->calls[i], &plans[i]))
 			return -1;
-	for (unsigned i = 0; (name = _extra_at(g->p, g->v, i)); i++)
-		if (!ir_find_syscall(s, name) &&
+	for (unsigned i = 0; (name = seccomp_observed_at(g->v, i)); i++)
+		if (seccomp_observed(g->p, g->v, name, NULL, NULL) &&
+		    !ir_find_syscall(s, name) &&
 		    _plan_extra(g, name, &plans[k++]))
 			return -1;
 	if (k != n)
@@ -798,13 +763,11 @@ static int _prepare(struct gen *g, const struct ir_syscalls *s,
 				     plans[i - 1].name, plans[i].name,
 				     plans[i].nr);
 	def = _out(g, NULL, &s->def, SECCOMP_EXPLAIN_DEFAULT);
-	for (size_t i = 0; i < n; i++) {
-		plans[i].body = plans[i].nrules
-				    ? _label(g)
-				    : _out(g, &plans[i], &plans[i].otherwise,
-					   plans[i].otherwise_code);
-		plans[i].target = plans[i].handoff ? _label(g) : plans[i].body;
-	}
+	for (size_t i = 0; i < n; i++)
+		plans[i].target = plans[i].nrules
+				      ? _label(g)
+				      : _out(g, &plans[i], &plans[i].otherwise,
+					     plans[i].otherwise_code);
 	g->iv = calloc(2 * n + 1, sizeof(*g->iv));
 	if (!g->iv)
 		return _fail(g, "out of memory");
@@ -822,8 +785,9 @@ static size_t _nplans(const struct ir_policy *p, enum seccomp_variant v)
 	const char *name;
 	size_t n = p->sys.ncalls;
 
-	for (unsigned i = 0; (name = _extra_at(p, v, i)); i++)
-		if (!ir_find_syscall(&p->sys, name))
+	for (unsigned i = 0; (name = seccomp_observed_at(v, i)); i++)
+		if (seccomp_observed(p, v, name, NULL, NULL) &&
+		    !ir_find_syscall(&p->sys, name))
 			n++;
 	return n;
 }

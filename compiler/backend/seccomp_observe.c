@@ -12,8 +12,7 @@
  *   LEARN    USER_NOTIF where the decision is anything but allow and log,
  *            or allow on a destructive call (as NOTIFY) or on a call whose
  *            path the fs rules decide (policies with an fs section); the
- *            decision everywhere else; but allow for sendmsg on
- *            POLBIN_OBS_HANDOFF_FD, polexec's hand-over of the listener.
+ *            decision everywhere else.
  *   EXPLAIN  the code of the rule that decides, or of the default or the
  *            bad-arch action; never loaded into the kernel.
  */
@@ -74,11 +73,6 @@ int seccomp_observed(const struct ir_policy *p, enum seccomp_variant v,
 	if (mask)
 		*mask = OBS_O_TRUNC;
 	return SECCOMP_OBSERVE_IF_SET;
-}
-
-int seccomp_handoff(enum seccomp_variant v, const char *name)
-{
-	return v == SECCOMP_LEARN && !strcmp(name, "sendmsg");
 }
 
 int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a)

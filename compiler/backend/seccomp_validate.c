@@ -61,7 +61,6 @@
 #include "bpf_interp.h"
 #include "bpf_paths.h"
 #include "bpf_symbolic.h"
-#include "sections.h"
 #include "logic/logic.h"
 #include "wordsat.h"
 
@@ -266,12 +265,6 @@ static Z3_ast _spec_term(const struct validator *v, struct bpf_sym *s,
 
 		out = Z3_mk_ite(c, is, _action_term(v, s, name, a, 0), out);
 	}
-	if (name && seccomp_handoff(v->var, name))
-		out = Z3_mk_ite(
-		    c,
-		    Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, bpf_sym_arg(s, 0)),
-			     bpf_sym_u32(s, POLBIN_OBS_HANDOFF_FD)),
-		    bpf_sym_u32(s, 0x7fff0000u), out);
 	return out;
 }
 
@@ -327,11 +320,6 @@ static uint32_t _spec(const struct validator *v, const struct seccomp_data *d,
 	}
 	for (i = 0; i < 6; i++)
 		args[i] = d->args[i];
-	if (name && seccomp_handoff(v->var, name) &&
-	    (uint32_t)args[0] == POLBIN_OBS_HANDOFF_FD) {
-		*decision = ir_eval_syscall(v->sys, sc, args);
-		return 0x7fff0000u;
-	}
 	i = ir_explain_syscall(sc, args);
 	*decision = ir_eval_syscall(v->sys, sc, args);
 	val = _vvalue(v, decision,
@@ -464,11 +452,6 @@ struct spec {
 	/* obs == SECCOMP_OBSERVE_IF_SET: the word test set, and clear */
 	struct ws_conj cond_conj[2];
 	struct ws_clause cond[2];
-	/* seccomp_handoff(): the first argument is, and is not, the
-	 * hand-over descriptor; every rule outcome needs "is not" */
-	int handoff;
-	struct ws_conj hand_conj[2];
-	struct ws_clause hand[2];
 	struct ws_clause *work; /* one query: positive clauses, then negative */
 	size_t budget;
 };
@@ -500,22 +483,12 @@ static int _spec_build(struct spec *sp, const char *name,
 		if (!sp->w.r[sp->uncond].natoms)
 			break;
 	sp->obs = _observed(sp->v, name, &arg, &mask);
-	sp->handoff = name && seccomp_handoff(sp->v->var, name);
 	for (int k = 0; k < 2; k++) {
 		sp->cond_conj[k] = (struct ws_conj){
 		    1,
 		    {{(uint8_t)WS_W_ARG_LO(arg), k ? WS_EQ : WS_NE, mask, 0}}};
 		sp->cond[k] = (struct ws_clause){1, &sp->cond_conj[k]};
-		sp->hand_conj[k] = (struct ws_conj){
-		    1,
-		    {{(uint8_t)WS_W_ARG_LO(0), k ? WS_NE : WS_EQ, ~0u,
-		      POLBIN_OBS_HANDOFF_FD}}};
-		sp->hand[k] = (struct ws_clause){1, &sp->hand_conj[k]};
 	}
-	/* One extra clause per query: a call is observed or handed over,
-	 * never both. */
-	if (sp->handoff && sp->obs != SECCOMP_OBSERVE_NO)
-		return WS_ENOMEM;
 	return 0;
 }
 
@@ -582,14 +555,13 @@ static int _outcome(struct spec *sp, struct ws_set *path, uint32_t ret,
 	    i < sp->w.n ? seccomp_explain_code(v->sys, sp->sc, sp->w.r[i].index)
 			: SECCOMP_EXPLAIN_DEFAULT;
 	uint32_t val = _vvalue(v, a, code);
-	const struct ws_clause *base = sp->handoff ? &sp->hand[1] : NULL;
 	int r;
 
 	if (v->var == SECCOMP_EXPLAIN || a->kind != IR_ACT_ALLOW ||
 	    sp->obs == SECCOMP_OBSERVE_NO)
-		return val == ret ? WS_UNSAT : _query(sp, path, i, j, base);
+		return val == ret ? WS_UNSAT : _query(sp, path, i, j, NULL);
 	if (sp->obs == SECCOMP_OBSERVE_ALWAYS)
-		return ret == NOTIF ? WS_UNSAT : _query(sp, path, i, j, base);
+		return ret == NOTIF ? WS_UNSAT : _query(sp, path, i, j, NULL);
 	if (ret != NOTIF && (r = _query(sp, path, i, j, &sp->cond[0])))
 		return r;
 	return ret == val ? WS_UNSAT : _query(sp, path, i, j, &sp->cond[1]);
@@ -604,19 +576,9 @@ static int _outcome(struct spec *sp, struct ws_set *path, uint32_t ret,
 static int _spec_leaf(struct ws_set *path, uint32_t ret, void *user)
 {
 	struct spec *sp = user;
-	uint32_t i = 0, j, w[WS_WORDS];
+	uint32_t i = 0, j;
 	int r;
 
-	/* The hand-over descriptor is allowed before any rule. */
-	if (sp->handoff && ret != 0x7fff0000u) {
-		r = ws_set_search(path, &sp->hand[0], 1, &sp->budget, w);
-		if (r == WS_SAT) {
-			_from_words(w, sp->in, &sp->v->witness);
-			return 1;
-		}
-		if (r != WS_UNSAT)
-			return r;
-	}
 	for (;;) {
 		/* Every outcome from here on needs rule `uncond` to fail. */
 		if (sp->uncond < i)
