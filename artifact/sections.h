@@ -131,6 +131,9 @@ enum polbin_obs_arg {
 	POLBIN_OBS_ARG_KINDS = 10
 };
 
+/* The constant table of errno names, which the actions are shown with. */
+#define POLBIN_OBS_TABLE_ERRNO 11
+
 enum polbin_obs_const_kind {
 	POLBIN_OBS_CONST_ENUM = 0,
 	POLBIN_OBS_CONST_FLAGS = 1,

@@ -36,6 +36,7 @@ enum obs_table {
 	T_MAP,
 	T_AT,
 	T_SECCOMP,
+	T_ERRNO, /* errno names, for the actions: polexec has no table */
 	T_COUNT
 };
 
@@ -54,6 +55,7 @@ static const struct {
     [T_MAP] = {"MAP_", POLBIN_OBS_CONST_ENUM_LOW, 0x3},
     [T_AT] = {"AT_", POLBIN_OBS_CONST_FLAGS, 0},
     [T_SECCOMP] = {"SECCOMP_FILTER_FLAG_", POLBIN_OBS_CONST_FLAGS, 0},
+    [T_ERRNO] = {"E", POLBIN_OBS_CONST_ENUM, 0},
 };
 
 /* Names a table leaves out: aliases of a clearer name, masks, values of
@@ -305,9 +307,16 @@ static int const_table(struct out *o, unsigned t)
 	struct out rec;
 
 	for (unsigned i = 0; (c = constant_at(i)) && i < constant_count(); i++)
-		if (!strncmp(c->name, tables[t].prefix, prefix) &&
+		if (t != T_ERRNO &&
+		    !strncmp(c->name, tables[t].prefix, prefix) &&
 		    !skipped(c->name) && n < sizeof(v) / sizeof(v[0]))
 			v[n++] = (struct cname){c->name, (uint64_t)c->value};
+	/* errno: the canonical name of each value (EAGAIN, not
+	 * EWOULDBLOCK) */
+	for (int e = 1;
+	     t == T_ERRNO && e < 4096 && n < sizeof(v) / sizeof(v[0]); e++)
+		if (errno_name(e))
+			v[n++] = (struct cname){errno_name(e), (uint64_t)e};
 	qsort_r(v, n, sizeof(v[0]), cname_cmp, &flags);
 	if (open_out(&rec))
 		return -1;
