@@ -22,11 +22,16 @@
  *   secrets.c   secrets_prepare  secrets' sources opened and checked
  *   net.c       net_prepare      names resolved and pinned, the egress
  *                                batch built
+ *   supervise.c supervise_plan   whether the box's denials are observed
+ *                                (seccomp user notification, Landlock's
+ *                                audit log) and in which mode (--learn)
  *               net_start        the box's network namespace pair, its nft
  *                                table and pasta, when the policy needs them
  *   run.c       run              clone; the child narrows and execs
  *                                (child.c); the parent forwards signals and
- *                                waits (limits.c: the wall clock)
+ *                                waits (limits.c: the wall clock), and
+ *                                answers notifications (supervise.c)
+ *   supervise.c supervise_finish the listener closed
  *   net.c       net_finish       the blocked destinations read, pasta gone
  *   record.c    record_finish    the record written; the exit code
  *
@@ -50,6 +55,7 @@
 #include "landlock.h"
 #include "limits.h"
 #include "net.h"
+#include "observe.h"
 #include "protect.h"
 #include "record.h"
 #include "run.h"
@@ -92,8 +98,13 @@ int main(int argc, char **argv)
 	envp = env_build(&policy, &a.vars);
 	secrets_prepare(&policy, &a.vars);
 	net_prepare(&policy, &a.vars);
+	if (a.learn && a.require_enforced)
+		die("args: --learn enforces no syscall or file rule, and "
+		    "--require-enforced refuses that");
+	supervise_plan(&policy, &a.vars, &ll, a.learn, a.explain);
 	net_start();
 	status = run(&policy, &ll, envp, a.argv);
+	supervise_finish();
 	net_finish();
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	return record_finish(&record, status);

@@ -22,6 +22,9 @@
  *    "limits":{"mode", NAME:{"max","tier","status","on_exceed","hit"}...}
  *              (limits.c, a run only),
  *    "secrets":["NAME",...] (secrets.c),
+ *    "mode":"enforce" | "learn", "observation":{...}, "denials":[...],
+ *    "denials_dropped":N, "side_effects":[...] (observe destructive),
+ *    "side_effects_dropped":N (denials.c, docs/OBSERVE.md),
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
@@ -29,6 +32,7 @@
 #include "record.h"
 #include "limits.h"
 #include "net.h"
+#include "observe.h"
 #include "secrets.h"
 #include "util.h"
 
@@ -182,7 +186,10 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 			s.tier = TIER_OFF;
 		text_add(o, "%s\"%s\":{\"tier\":", l ? "," : "",
 			 layer_name((enum layer)l));
-		if (s.tier == TIER_ENFORCED) {
+		if (s.tier != TIER_OFF && supervise_learning()) {
+			/* learn mode certifies nothing (observe.h) */
+			text_add(o, "\"learn\"");
+		} else if (s.tier == TIER_ENFORCED) {
 			text_add(o, "\"enforced\"");
 		} else if (s.tier == TIER_DEGRADED) {
 			/* "degraded(reason)", as the brief spells it */
@@ -237,6 +244,7 @@ static void put_common(struct text *o, const struct record *r, int refused)
 	text_add(o, ",\n");
 	put_policy(o, r->policy);
 	put_layers(o, r, refused);
+	observe_record(o, refused); /* mode, denials, side effects */
 	if (!refused) {
 		limits_record(o);  /* the limits' tiers and hits */
 		secrets_record(o); /* the secrets' names */

@@ -8,7 +8,9 @@
 POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
                 stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
                 stub/env.c stub/secrets.c stub/net.c stub/run.c \
-                stub/child.c stub/doctor.c \
+                stub/child.c stub/doctor.c stub/supervise.c \
+                stub/denials.c stub/obs_paths.c stub/obs_decode.c \
+                stub/llaudit.c stub/sbpf.c \
                 stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
                 stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c

@@ -35,6 +35,14 @@ const char *die_child_failure(void)
 	return child_failed ? child_failure : NULL;
 }
 
+void die_child_note(const char *msg)
+{
+	if (!child_failed) {
+		snprintf(child_failure, sizeof(child_failure), "%s", msg);
+		child_failed = 1;
+	}
+}
+
 void die_set_hook(void (*hook)(const char *msg))
 {
 	die_hook = hook;
