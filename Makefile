@@ -13,8 +13,8 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -DPOLC_VERSION='"$(VERSION)"' \
             -Iartifact -Ilang -Icompiler -Ibpf -I$(B)/lang
 LDLIBS   := -lseccomp -lz3
-# The paths polc searches for `use` fragments after -I and POLC_PATH.
-PREFIX   ?= /usr/local
+# The standard library the build tree's polc searches for `use` fragments
+# after -I and POLC_PATH; the installed polc's is in the install section.
 STDLIB_DIR ?= $(CURDIR)/stdlib-policies
 
 POLC_OBJS    :=
@@ -22,7 +22,7 @@ POLEXEC_SRCS :=
 TEST_BINS    :=
 CHECKS       :=
 
-all: $(B)/polc $(B)/polexec
+all: $(B)/polc $(B)/polexec $(B)/install/polc
 
 include lang/lang.mk
 include artifact/artifact.mk
@@ -39,11 +39,77 @@ $(B)/%.o: %.c
 $(B)/polc: $(POLC_OBJS)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
+# --- make install, make uninstall (docs/INSTALL.md) ----------------------
+#
+# PREFIX (default /usr/local) is where the tree goes, DESTDIR a staging
+# folder in front of it (packages, tests/install). The installed polc is
+# the build tree's but for main(): it finds its standard library relative
+# to its own binary, $(BINDIR)/$(STDLIB_REL), so the tree works wherever
+# it is put, under DESTDIR too; the build tree's polc keeps $(STDLIB_DIR).
+PREFIX      ?= /usr/local
+BINDIR      := $(PREFIX)/bin
+DATADIR     := $(PREFIX)/share
+POLC_DATA   := $(DATADIR)/polc
+MAN1DIR     := $(DATADIR)/man/man1
+BASHCOMPDIR := $(DATADIR)/bash-completion/completions
+STDLIB_REL  := ../share/polc/stdlib-policies
+
+STDLIB_FILES := $(sort $(patsubst stdlib-policies/%,%,\
+                  $(shell find stdlib-policies -name '*.pol')))
+MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polexec.1
+SCHEMA_FILES := run-record.schema.json check.schema.json
+COMPLETIONS  := polc polexec
+
+# Every file install puts, one list, so uninstall removes exactly these.
+INSTALLED := $(BINDIR)/polc $(BINDIR)/polexec \
+             $(addprefix $(POLC_DATA)/stdlib-policies/,$(STDLIB_FILES)) \
+             $(addprefix $(POLC_DATA)/schema/,$(SCHEMA_FILES)) \
+             $(addprefix $(MAN1DIR)/,$(MAN1_PAGES)) \
+             $(addprefix $(BASHCOMPDIR)/,$(COMPLETIONS))
+POLC_OWN := $(addprefix $(POLC_DATA)/stdlib-policies/,$(STDLIB_FILES)) \
+            $(addprefix $(POLC_DATA)/schema/,$(SCHEMA_FILES))
+
+$(B)/install/polc.o: compiler/cli/polc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DPOLC_STDLIB_DIR='"$(STDLIB_REL)"' -MMD -MP -c $< -o $@
+$(B)/install/polc: $(filter-out $(POLC_MAIN),$(POLC_OBJS)) \
+                   $(B)/install/polc.o
+	$(CC) $(CFLAGS) $^ $(filter-out -lz3,$(LDLIBS)) -o $@
+
+install: $(B)/install/polc $(B)/polexec
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0755 $(B)/install/polc $(B)/polexec $(DESTDIR)$(BINDIR)/
+	for f in $(STDLIB_FILES); do \
+	    install -D -m 0644 stdlib-policies/$$f \
+	        $(DESTDIR)$(POLC_DATA)/stdlib-policies/$$f || exit 1; \
+	done
+	install -D -m 0644 -t $(DESTDIR)$(POLC_DATA)/schema \
+	    $(addprefix docs/schema/,$(SCHEMA_FILES))
+	install -m 0644 $(addprefix docs/,$(MAN1_PAGES)) $(DESTDIR)$(MAN1DIR)/
+	install -m 0644 $(addprefix contrib/bash-completion/,$(COMPLETIONS)) \
+	    $(DESTDIR)$(BASHCOMPDIR)/
+
+# The files, then the folders of $(POLC_DATA) they were in, deepest first,
+# each only when empty (what else is there is not ours to remove).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@for f in $(addprefix $(DESTDIR),$(POLC_OWN)); do \
+	    d=$${f%/*}; \
+	    while [ "$$d" != "$(DESTDIR)$(POLC_DATA)" ]; do \
+	        echo "$$d"; d=$${d%/*}; \
+	    done; \
+	done | sort -ru | while read -r d; do \
+	    [ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; \
+	done
+	[ ! -d $(DESTDIR)$(POLC_DATA) ] || \
+	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(POLC_DATA)
+
 # Debian packages the build and the suites need; installed only if missing.
 DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         libz3-dev libnftnl-dev libmnl-dev musl-tools bubblewrap passt \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
-        hyperfine time python3
+        hyperfine time python3 python3-jsonschema man-db groff-base \
+        libjansson-dev runc busybox-static
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -79,5 +145,5 @@ format:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps check demo format clean tests
+.PHONY: all deps check demo format clean tests install uninstall
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

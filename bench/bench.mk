@@ -14,3 +14,17 @@ bench: bench-build
 bench-net: $(B)/polc $(B)/polexec
 	B=$(B) bench/net_startup.sh
 .PHONY: bench-net
+
+# Codegen on a real profile (issue 14): an OCI profile imported, its
+# program's instructions per syscall against libseccomp's for the same
+# profile. PROFILE defaults to our own Docker-sized one.
+PROFILE ?= bench/profiles/agent.json
+$(B)/bench/oci_insns.o: CFLAGS += -Itests/oci
+$(B)/bench/oci_insns: $(B)/bench/oci_insns.o $(B)/tests/oci/runc_model.o \
+		$(B)/tests/oci/grid.o \
+		$(filter-out $(POLC_MAIN),$(POLC_OBJS))
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+bench-oci: $(B)/bench/oci_insns
+	$(B)/bench/oci_insns $(PROFILE)
+.PHONY: bench-oci

@@ -15,6 +15,7 @@
 void diag_init(struct diag *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->max_errors = DIAG_MAX_ERRORS;
 }
 
 void diag_fini(struct diag *d)
@@ -133,7 +134,8 @@ void diag_report(struct diag *d, enum diag_level level, struct loc loc,
 	else if (level == DIAG_WARNING)
 		d->warnings++;
 	if (level != DIAG_NOTE)
-		d->dropping = level == DIAG_ERROR && d->errors > DIAG_MAX_KEPT;
+		d->dropping = level == DIAG_ERROR && d->max_errors > 0 &&
+			      d->errors > d->max_errors;
 	if (d->dropping) {
 		if (level == DIAG_ERROR)
 			d->dropped++;
@@ -209,33 +211,80 @@ static void quote_line(FILE *out, const struct loc *l)
 	fputs("^\n", out);
 }
 
+/* The length of the group at v[i]: the entry and the notes after it. */
+static size_t group_len(const struct diag *d, size_t i)
+{
+	size_t n = 1;
+
+	while (i + n < d->n && d->v[i + n].level == DIAG_NOTE)
+		n++;
+	return n;
+}
+
+static int same_entry(const struct diag_entry *a, const struct diag_entry *b)
+{
+	if (a->level != b->level || a->loc.line != b->loc.line ||
+	    a->loc.col != b->loc.col || !a->loc.file != !b->loc.file)
+		return 0;
+	if (a->loc.file && strcmp(a->loc.file->path, b->loc.file->path))
+		return 0;
+	return !strcmp(a->msg, b->msg);
+}
+
+/* Was the group of n entries at v[i] printed before, at some v[j]? */
+static int printed_before(const struct diag *d, size_t i, size_t n)
+{
+	size_t j, k, m;
+
+	for (j = 0; j < i; j += m) {
+		m = group_len(d, j);
+		if (m != n)
+			continue;
+		for (k = 0; k < n && same_entry(&d->v[j + k], &d->v[i + k]);
+		     k++)
+			;
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
 static void print_all(const struct diag *d, FILE *out)
 {
-	static const char *const names[] = {"error", "warning", "note"};
-	size_t i;
+	static const char *const names[] = {"error", "warning", "note", "note"};
+	size_t i, n, k;
 
-	for (i = 0; i < d->n; i++) {
-		const struct diag_entry *e = &d->v[i];
+	for (i = 0; i < d->n; i += n) {
+		n = group_len(d, i);
+		if (printed_before(d, i, n))
+			continue;
+		for (k = i; k < i + n; k++) {
+			const struct diag_entry *e = &d->v[k];
 
-		if (e->loc.file && e->loc.line > 0) {
-			put_clean(out, e->loc.file->path,
-				  strlen(e->loc.file->path));
-			fprintf(out, ":%d:%d: ", e->loc.line, e->loc.col);
-		} else if (e->loc.file) {
-			put_clean(out, e->loc.file->path,
-				  strlen(e->loc.file->path));
-			fputs(": ", out);
-		} else {
-			fputs("polc: ", out);
+			if (e->loc.file && e->loc.line > 0) {
+				put_clean(out, e->loc.file->path,
+					  strlen(e->loc.file->path));
+				fprintf(out, ":%d:%d: ", e->loc.line,
+					e->loc.col);
+			} else if (e->loc.file) {
+				put_clean(out, e->loc.file->path,
+					  strlen(e->loc.file->path));
+				fputs(": ", out);
+			} else {
+				fputs("polc: ", out);
+			}
+			fprintf(out, "%s: ", names[e->level]);
+			put_clean(out, e->msg, strlen(e->msg));
+			fputc('\n', out);
+			if (e->loc.file && e->loc.line > 0)
+				quote_line(out, &e->loc);
 		}
-		fprintf(out, "%s: ", names[e->level]);
-		put_clean(out, e->msg, strlen(e->msg));
-		fputc('\n', out);
-		if (e->loc.file && e->loc.line > 0)
-			quote_line(out, &e->loc);
 	}
 	if (d->dropped)
-		fprintf(out, "polc: %d more errors not shown\n", d->dropped);
+		fprintf(out,
+			"polc: %d more errors not shown (--max-errors N shows "
+			"more, 0 all)\n",
+			d->dropped);
 	if (d->oom)
 		fputs("polc: error: out of memory while reporting\n", out);
 }

@@ -33,7 +33,8 @@ struct loc {
 enum diag_level {
 	DIAG_ERROR,
 	DIAG_WARNING,
-	DIAG_NOTE,
+	DIAG_NOTE,   /* about the entry before it */
+	DIAG_REMARK, /* a note of its own, printed as "note" */
 };
 
 struct diag_entry {
@@ -42,17 +43,22 @@ struct diag_entry {
 	char *msg;
 };
 
-/* Errors past this many are counted, not kept: a pathological policy must
- * not turn into millions of lines. */
-#define DIAG_MAX_KEPT 50
+/*
+ * Errors past max_errors are counted, not kept: a pathological policy must
+ * not turn into millions of lines. The default is generous, so that fixing
+ * a long policy (or an imported profile) takes one pass; `--max-errors N`
+ * sets it, 0 keeping every error.
+ */
+#define DIAG_MAX_ERRORS 1000
 
 struct diag {
 	struct diag_entry *v;
 	size_t n, cap;
 	int errors;
 	int warnings;
-	int dropped;  /* errors counted but not kept */
-	int dropping; /* the last error was dropped: drop its notes too */
+	int max_errors; /* errors kept; 0: all (diag_init: DIAG_MAX_ERRORS) */
+	int dropped;	/* errors counted but not kept */
+	int dropping;	/* the last error was dropped: drop its notes too */
 	int oom;
 	unsigned nfiles;
 	struct src_file *files; /* owned */
@@ -77,9 +83,13 @@ void diag_report(struct diag *d, enum diag_level level, struct loc loc,
 #define diag_error(d, loc, ...)	  diag_report(d, DIAG_ERROR, loc, __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_report(d, DIAG_WARNING, loc, __VA_ARGS__)
 #define diag_note(d, loc, ...)	  diag_report(d, DIAG_NOTE, loc, __VA_ARGS__)
+#define diag_remark(d, loc, ...)  diag_report(d, DIAG_REMARK, loc, __VA_ARGS__)
 
 /* Prints every entry in order. Control characters in quoted text are shown
- * as '?' so a hostile policy cannot drive the reader's terminal. */
+ * as '?' so a hostile policy cannot drive the reader's terminal. An entry
+ * with its notes that repeats one printed before (the same level, place
+ * and text throughout, as when `polc check` compiles one fragment for
+ * each side) is printed once. */
 void diag_print(const struct diag *d, FILE *out);
 
 /* The closest of `candidates` to `word` within a small edit distance, for

@@ -178,9 +178,18 @@ static void arg_text(const struct obs_spec *o, uint8_t fmt, uint64_t v,
 	case POLBIN_OBS_ARG_FLAGS:
 		table_value(&o->table[fmt >> 4], v, buf, len);
 		break;
-	case POLBIN_OBS_ARG_MODE:
-		add(buf, len, "0%llo", (unsigned long long)v);
+	case POLBIN_OBS_ARG_MODE: {
+		/* octal, as modes are written; libc.c has no %o */
+		char oct[24], *e = oct + sizeof(oct) - 1;
+
+		*e = '\0';
+		do
+			*--e = (char)('0' + (v & 7));
+		while ((v >>= 3) && e > oct + 1);
+		*--e = '0';
+		add(buf, len, "%s", e);
 		break;
+	}
 	default:
 		add(buf, len, "0x%llx", (unsigned long long)v);
 	}
@@ -477,7 +486,7 @@ void obs_side_of(const struct seccomp_notif *n)
 	for (i = 0; i < c->nargs && k < 2; i++) {
 		unsigned kind = c->fmt[i] & 0xf;
 
-		if (kind == POLBIN_OBS_ARG_FLAGS)
+		if (kind == POLBIN_OBS_ARG_FLAGS && n->data.args[i])
 			arg_text(obs.o, c->fmt[i], n->data.args[i], NULL,
 				 s->flags, sizeof(s->flags));
 		if (kind != POLBIN_OBS_ARG_PATH && kind != POLBIN_OBS_ARG_FD)

@@ -186,10 +186,13 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 			s.tier = TIER_OFF;
 		text_add(o, "%s\"%s\":{\"tier\":", l ? "," : "",
 			 layer_name((enum layer)l));
+		/* learn mode certifies nothing (observe.h) */
 		if (s.tier != TIER_OFF && supervise_learning()) {
-			/* learn mode certifies nothing (observe.h) */
-			text_add(o, "\"learn\"");
-		} else if (s.tier == TIER_ENFORCED) {
+			s.tier = TIER_DEGRADED;
+			s.reason = "learn mode: what the policy denies was "
+				   "allowed, nothing is certified";
+		}
+		if (s.tier == TIER_ENFORCED) {
 			text_add(o, "\"enforced\"");
 		} else if (s.tier == TIER_DEGRADED) {
 			/* "degraded(reason)", as the brief spells it */

@@ -9,6 +9,9 @@ $(B)/tests/unit/test_lang: $(B)/tests/unit/test_lang.o $(LANG_OBJS)
 $(B)/tests/unit/test_ir: $(B)/tests/unit/test_ir.o $(LANG_OBJS) \
 		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
+$(B)/tests/unit/test_compose: $(B)/tests/unit/test_compose.o $(LANG_OBJS) \
+		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
+	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 $(B)/tests/unit/test_polbin: $(B)/tests/unit/test_polbin.o \
 		$(B)/artifact/polbin_read.o $(B)/artifact/polbin_write.o \
 		$(B)/artifact/sha256.o
@@ -21,17 +24,21 @@ $(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
 $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
-	$(B)/tests/unit/test_nft.o: $(B)/lang/parser.h
+	$(B)/tests/unit/test_nft.o $(B)/tests/unit/test_compose.o: \
+	$(B)/lang/parser.h
 
 UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables \
-              $(B)/tests/unit/test_nft
+              $(B)/tests/unit/test_nft $(B)/tests/unit/test_compose
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
-             tests/examples/run.sh tests/fuzz/replay.sh
+             tests/examples/run.sh tests/fuzz/replay.sh tests/output/run.sh \
+             tests/schema/run.sh tests/install/run.sh tests/compose/run.sh
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk
+# OCI profiles: import, export, and a real runtime.
+include tests/oci/oci.mk
 
 tests: $(TEST_BINS)
 

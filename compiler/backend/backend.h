@@ -41,6 +41,18 @@ struct compiled {
  */
 int backends_compile(const struct ir_policy *p, struct compiled *out, char *err,
 		     size_t errlen);
+
+/*
+ * Everything `polc build` checks after the semantic pass, in its order,
+ * for build and for `polc check` on a source alike (so check refuses what
+ * build refuses, with the same message): the IR's canonical bytes must
+ * read back through the hostile-input reader, then backends_compile().
+ * *ir (the bytes, malloc'd) and *out are filled only on success. Returns
+ * 0; 2 when the policy cannot be compiled or out of memory; 3 for a
+ * compiler bug (the IR does not read back, or validation caught one).
+ */
+int backends_build(const struct ir_policy *p, struct compiled *out,
+		   uint8_t **ir, size_t *irlen, char *err, size_t errlen);
 void backends_free(struct compiled *c);
 const struct compiled_section *backends_find(const struct compiled *c,
 					     uint32_t type);
@@ -71,7 +83,8 @@ extern const uint32_t backends_known_sections[];
 int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
 		     size_t *ninsns, char *err, size_t errlen);
 
-/* The x86_64 number of a syscall name, or -1 when x86_64 has none. */
+/* The x86_64 number of an IR syscall name (a name of the syscall table, or
+ * a decimal number: syscall_ir_nr()), or -1 when x86_64 has none. */
 int seccomp_syscall_nr(const char *name);
 
 /* The seccomp return value of an action. Returns 0, or -1 if invalid. */
@@ -134,6 +147,32 @@ int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a);
 /* The explain code of rule `rule` of sc, an element of s->calls. */
 uint32_t seccomp_explain_code(const struct ir_syscalls *s,
 			      const struct ir_syscall *sc, uint32_t rule);
+/* ---- The seccomp layer as libseccomp rules (seccomp_oci.c) ------------- */
+
+/*
+ * One rule as libseccomp states it: syscall, action, and for each argument
+ * (arg & mask[k]) == value[k] (mask 0: no condition on it). The rules of
+ * one syscall are disjoint, so libseccomp's missing precedence does not
+ * matter, and none has the default action; together with the default they
+ * decide every argument vector as ir_eval_syscall() does, comparing an int
+ * argument on its low 32 bits as the kernel reads it (its masks lie there).
+ * polc export oci writes them as an OCI profile (docs/OCI.md).
+ */
+struct seccomp_oci_rule {
+	char syscall[IR_SYSCALL_NAME];
+	struct ir_action action;
+	uint64_t mask[6], value[6];
+};
+
+struct seccomp_oci_rules {
+	struct seccomp_oci_rule *v; /* grouped by syscall, in IR order */
+	size_t n;
+};
+
+/* 0, or -1 with err (a syscall needing too many regions, memory). */
+int seccomp_oci_rules(const struct ir_syscalls *s,
+		      struct seccomp_oci_rules *out, char *err, size_t errlen);
+void seccomp_oci_rules_free(struct seccomp_oci_rules *r);
 
 /* ---- Translation validation (seccomp_validate.c) ------------------------ */
 
@@ -231,17 +270,24 @@ int observe_arg_format(const char *syscall, unsigned arg, unsigned *table);
 
 /*
  * The Landlock layer is on when the policy has an fs section, a landlock
- * statement, or `net host` port rules.
+ * statement, or `net host` port rules: the IR's landlock.present, which
+ * ir_canonicalize() sets for all three.
  */
 int landlock_layer_on(const struct ir_policy *p);
 
 /*
- * The requirement the section carries: the landlock statement's, else the
- * default `require`, ABI 1, or ABI 4 when `net host` has port rules (the
- * ABI that has them).
+ * The requirement the section carries, as POLBIN_LL_*: the IR's, where the
+ * landlock statement's or the default (IR_DEFAULT_LL_*: `require`, ABI 1,
+ * or ABI 4 with `net host` port rules) is written out.
  */
 void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 			  uint32_t *mode);
+
+/*
+ * The filesystem rights the ruleset handles (denies unless a rule grants
+ * them): every right this polc knows with an fs section, none without.
+ */
+uint32_t landlock_handled_fs(const struct ir_policy *p);
 
 /*
  * Builds the section into *out (malloc'd). 0 with *out NULL when the layer
@@ -321,9 +367,11 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen);
 
 /*
  * Encodes p->limits into a malloc'd *out of POLBIN_LIMITS_LEN bytes. Every
- * policy gets the section: without a limits block it says only "core 0".
- * Defaults are written out (core 0 unless given, grace
- * POLBIN_LIMITS_GRACE_MS unless given), so polexec decides nothing.
+ * policy gets the section: without a limits block it holds only the
+ * defaults. The IR carries them written out (ir_canonicalize(): core
+ * IR_DEFAULT_CORE, grace IR_DEFAULT_GRACE_MS unless given), and the
+ * section is the IR's limits as they are, so polexec decides nothing and
+ * the prover judges the values polexec applies.
  *
  * The IR is checked again here, as polexec will check the section: known
  * limit bits, the value of an unset limit 0, a set value nonzero (core

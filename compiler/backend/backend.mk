@@ -5,6 +5,7 @@ BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/seccomp_validate.o \
                 $(B)/compiler/backend/seccomp_observe.o \
                 $(B)/compiler/backend/observe.o \
+                $(B)/compiler/backend/seccomp_oci.o \
                 $(B)/compiler/backend/landlock.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
@@ -23,7 +24,9 @@ $(B)/compiler/backend/landlock.o: CFLAGS += -Istub
 SECCOMP_OBJS := $(B)/compiler/backend/seccomp.o \
                 $(B)/compiler/backend/seccomp_validate.o \
                 $(B)/compiler/backend/seccomp_observe.o $(LOGIC_OBJS)
-SECCOMP_IR_OBJS := $(B)/compiler/ir/ir.o $(B)/compiler/tables/constants.o
+SECCOMP_IR_OBJS := $(B)/compiler/ir/ir.o $(B)/compiler/tables/constants.o \
+                   $(B)/compiler/tables/syscalls.o \
+                   $(B)/compiler/tables/syscalls_gen.o
 SECCOMP_FX_OBJS := $(B)/tests/unit/seccomp_fixtures.o
 SECCOMP_LIBS := -lcmocka $(LDLIBS)
 SECCOMP_DEPS := $(SECCOMP_FX_OBJS) $(SECCOMP_OBJS) $(BPF_OBJS) \

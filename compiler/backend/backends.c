@@ -180,6 +180,41 @@ fail:
 	return rc;
 }
 
+int backends_build(const struct ir_policy *p, struct compiled *out,
+		   uint8_t **ir, size_t *irlen, char *err, size_t errlen)
+{
+	struct ir_policy *back = NULL;
+	char why[512];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	*ir = NULL;
+	*irlen = 0;
+	if (ir_serialize(p, ir, irlen) != IR_OK) {
+		snprintf(err, errlen, "out of memory");
+		return 2;
+	}
+	/* polexec and the prover read this back: never compile what our
+	 * own reader would refuse. */
+	rc = ir_deserialize(*ir, *irlen, &back, why, sizeof(why));
+	ir_policy_destroy(&back);
+	if (rc == IR_ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+		rc = 2;
+	} else if (rc != IR_OK) {
+		snprintf(err, errlen, "the IR does not read back: %s", why);
+		rc = 3;
+	} else {
+		rc = backends_compile(p, out, err, errlen);
+	}
+	if (rc) {
+		free(*ir);
+		*ir = NULL;
+		*irlen = 0;
+	}
+	return rc;
+}
+
 void backends_free(struct compiled *c)
 {
 	size_t i;

@@ -45,21 +45,20 @@ static int has_ports(const struct ir_policy *p)
 
 int landlock_layer_on(const struct ir_policy *p)
 {
-	return p->fs.present || p->landlock.present || has_ports(p);
+	return p->landlock.present;
 }
 
 void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 			  uint32_t *mode)
 {
-	if (p->landlock.present) {
-		*abi_min = p->landlock.abi_min ? p->landlock.abi_min : 1;
-		*mode = p->landlock.mode == IR_LL_REQUIRE
-			    ? POLBIN_LL_REQUIRE
-			    : POLBIN_LL_BEST_EFFORT;
-		return;
-	}
-	*abi_min = has_ports(p) ? 4 : 1;
-	*mode = POLBIN_LL_REQUIRE;
+	*abi_min = p->landlock.abi_min;
+	*mode = p->landlock.mode == IR_LL_REQUIRE ? POLBIN_LL_REQUIRE
+						  : POLBIN_LL_BEST_EFFORT;
+}
+
+uint32_t landlock_handled_fs(const struct ir_policy *p)
+{
+	return p->fs.present ? (uint32_t)POLC_LANDLOCK_FS_ALL : 0;
 }
 
 struct buf {
@@ -142,11 +141,21 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 
 	*out = NULL;
 	*len = 0;
+	if ((p->fs.present || has_ports(p)) && !landlock_layer_on(p)) {
+		snprintf(err, errlen,
+			 "landlock: fs or port rules without the layer (IR not "
+			 "canonical)");
+		return 2;
+	}
 	if (!landlock_layer_on(p))
 		return 0;
 	landlock_requirement(p, &abi_min, &mode);
-	if (p->fs.present)
-		handled_fs = POLC_LANDLOCK_FS_ALL;
+	if (abi_min < 1 || abi_min > POLBIN_LL_MAX_ABI) {
+		snprintf(err, errlen, "landlock: ABI %u out of range 1..%d",
+			 abi_min, POLBIN_LL_MAX_ABI);
+		return 2;
+	}
+	handled_fs = landlock_handled_fs(p);
 	for (d = 0; has_ports(p) && d < 2; d++) {
 		unsigned long ports;
 		int any;

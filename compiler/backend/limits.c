@@ -56,74 +56,70 @@ static uint64_t bound(int i)
 	}
 }
 
+/*
+ * The IR carries every limit in force, the defaults written out
+ * (ir_canonicalize()): the section is the IR's set and values, so polexec
+ * applies exactly what the prover judged. Refused: what a canonical IR
+ * cannot hold (a limit without its block but the defaults, core or grace
+ * not written out, values out of polexec's bounds).
+ */
 int limits_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 			 char *err, size_t errlen)
 {
+	const uint32_t defaults = 1u << IR_LIM_CORE | 1u << IR_LIM_GRACE;
 	const struct ir_limits *l = &p->limits;
-	uint64_t value[IR_LIM_COUNT] = {0};
-	uint32_t flags = 0, set = 0;
+	uint32_t flags = 0;
 	uint8_t *buf;
 	int i;
 
 	*out = NULL;
 	*len = 0;
-	if (l->present) {
-		if (l->set >> IR_LIM_COUNT)
-			return errbuf_fail(err, errlen,
-					   "limits: unknown limit bits "
-					   "0x%x",
-					   l->set);
-		if (l->mode > IR_LIMITS_REQUIRE)
-			return errbuf_fail(err, errlen,
-					   "limits: unknown mode %u", l->mode);
-		for (i = 0; i < IR_LIM_COUNT; i++) {
-			const char *name = ir_limit_name((enum ir_limit)i);
-			uint64_t v = l->value[i];
-
-			if (!(l->set >> i & 1)) {
-				if (v)
-					return errbuf_fail(
-					    err, errlen,
-					    "limits: %s is unset but "
-					    "has a value",
-					    name);
-				continue;
-			}
-			if (v == 0 && i != IR_LIM_CORE)
-				return errbuf_fail(err, errlen,
-						   "limits: %s is 0", name);
-			if (v > bound(i))
-				return errbuf_fail(err, errlen,
-						   "limits: %s %" PRIu64
-						   " is above %" PRIu64,
-						   name, v, bound(i));
-			value[i] = v;
-		}
-		set = l->set;
-		flags |= POLBIN_LIMITS_F_STATED;
-		if (l->mode == IR_LIMITS_REQUIRE)
-			flags |= POLBIN_LIMITS_F_REQUIRE;
-	} else if (l->set || l->mode) {
+	if (l->set >> IR_LIM_COUNT)
 		return errbuf_fail(err, errlen,
-				   "limits: values without a limits "
-				   "block (IR not canonical)");
+				   "limits: unknown limit bits 0x%x", l->set);
+	if (l->mode > IR_LIMITS_REQUIRE)
+		return errbuf_fail(err, errlen, "limits: unknown mode %u",
+				   l->mode);
+	if ((l->set & defaults) != defaults)
+		return errbuf_fail(err, errlen,
+				   "limits: core or grace not written out (IR "
+				   "not canonical)");
+	if (!l->present && (l->mode || l->set != defaults))
+		return errbuf_fail(err, errlen,
+				   "limits: values without a limits block (IR "
+				   "not canonical)");
+	for (i = 0; i < IR_LIM_COUNT; i++) {
+		const char *name = ir_limit_name((enum ir_limit)i);
+		uint64_t v = l->value[i];
+
+		if (!(l->set >> i & 1)) {
+			if (v)
+				return errbuf_fail(err, errlen,
+						   "limits: %s is unset but "
+						   "has a value",
+						   name);
+			continue;
+		}
+		if (v == 0 && i != IR_LIM_CORE)
+			return errbuf_fail(err, errlen, "limits: %s is 0",
+					   name);
+		if (v > bound(i))
+			return errbuf_fail(err, errlen,
+					   "limits: %s %" PRIu64
+					   " is above %" PRIu64,
+					   name, v, bound(i));
 	}
-	/* The defaults, written out. */
-	if (!(set >> IR_LIM_CORE & 1)) {
-		set |= 1u << IR_LIM_CORE;
-		value[IR_LIM_CORE] = 0;
-	}
-	if (!(set >> IR_LIM_GRACE & 1)) {
-		set |= 1u << IR_LIM_GRACE;
-		value[IR_LIM_GRACE] = POLBIN_LIMITS_GRACE_MS;
-	}
+	if (l->present)
+		flags |= POLBIN_LIMITS_F_STATED;
+	if (l->mode == IR_LIMITS_REQUIRE)
+		flags |= POLBIN_LIMITS_F_REQUIRE;
 	buf = calloc(1, POLBIN_LIMITS_LEN);
 	if (!buf)
 		return errbuf_fail(err, errlen, "limits: out of memory");
 	put32(buf, flags);
-	put32(buf + 4, set);
+	put32(buf + 4, l->set);
 	for (i = 0; i < IR_LIM_COUNT; i++)
-		put64(buf + 8 + 8 * i, value[i]);
+		put64(buf + 8 + 8 * i, l->value[i]);
 	*out = buf;
 	*len = POLBIN_LIMITS_LEN;
 	return 0;

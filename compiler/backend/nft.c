@@ -320,14 +320,19 @@ int net_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		/* port 0 cannot be connected to: `*` is 1-65535 */
+		/* port 0 cannot be connected to: the IR has none
+		 * (ir_canonicalize()); one here is not canonical */
 		for (i = 0; i < p->net.nloopback; i++) {
 			struct ir_port_range r = p->net.loopback[i];
 
-			if (r.lo > r.hi || r.hi == 0)
-				continue;
-			if (r.lo == 0)
-				r.lo = 1;
+			if (r.lo == 0 || r.lo > r.hi) {
+				snprintf(err, errlen,
+					 "net: loopback port range %u-%u (IR "
+					 "not canonical)",
+					 r.lo, r.hi);
+				free(lb);
+				return -1;
+			}
 			lb[nlb++] = r;
 		}
 		nlb = ranges_merge(lb, nlb);

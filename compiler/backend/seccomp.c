@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: MIT
 /*
- * The seccomp code generator. The program has four parts, in this order
+ * The seccomp code generator. The program has three parts, in this order
  * (docs/SECCOMP.md draws it):
  *
  *   1. ld arch; anything but AUDIT_ARCH_X86_64 -> bad-arch action.
- *   2. ld nr; nr >= 0x40000000 (the x32 bit, or above) -> bad-arch action.
- *   3. A search tree over syscall numbers. The number line 0..0x3fffffff is
- *      cut into intervals that share a target (a return block, or one
- *      syscall's argument block); the tree tests interval bounds (jge),
- *      and three intervals of the form T [k] T take one jeq. No argument is
- *      loaded here, so a syscall whose action does not depend on its
- *      arguments returns straight from the tree, and the kernel's
- *      constant-action cache covers it.
- *   4. Argument blocks, then one RET per distinct action.
+ *   2. ld nr, and a search tree over syscall numbers. The number line
+ *      0..0xffffffff is cut into intervals that share a target (a return
+ *      block, or one syscall's argument block); numbers from 0x40000000 up
+ *      (the x32 bit, or above) are one interval with the bad-arch action.
+ *      The tree tests interval bounds (jge), and three intervals of the
+ *      form T [k] T take one jeq. No argument is loaded here, so a syscall
+ *      whose action does not depend on its arguments returns straight from
+ *      the tree, and the kernel's constant-action cache covers it.
+ *   3. Argument blocks, then one RET per distinct action.
  *
  * Rule resolution follows ir_eval_syscall(): a syscall's rules are tested
  * from the most restrictive action to the least, and the first whose
  * conjunction holds returns; if none holds, the default applies. An
  * unconditional rule ends the list (nothing after it can win).
+ *
+ * Where a test fails, what the path has learnt (the rule's earlier tests
+ * held, this one failed) decides some tests of the rules after it: the
+ * jump goes to the first of them that can still hold, past its tests that
+ * must (bpf/wordsat.h decides, exactly), or straight to its return.
+ *
+ * The accumulator is tracked: a load is only emitted where the word is not
+ * already there. Where paths meet at a test whose word some of them hold
+ * and others do not (the next rule of a syscall, after a failed test of
+ * the same argument), the test begins at a load site: paths that hold the
+ * word jump past its load, the others to it.
  *
  * Argument width: a 64-bit argument is compared as two 32-bit words, high
  * word first. A 32-bit (int) argument is compared on its low word only and
@@ -27,8 +38,8 @@
  * through while the kernel sees AF_VSOCK.
  */
 #include "backend.h"
+#include "tables/tables.h"
 
-#include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +49,7 @@
 
 #include "bpf_builder.h"
 #include "bpf_interp.h"
+#include "logic/logic.h"
 #include "sections.h"
 
 #define NR_LIMIT (SECCOMP_X32_SYSCALL_BIT - 1)
@@ -53,6 +65,16 @@ struct acc {
 	uint32_t off, mask; /* ACC_WORD: (word at off) & mask */
 };
 
+/*
+ * Where an argument test begins: its load, reached at l0 by paths that
+ * need it, at l1 (past the ld, before the and) by paths holding the word
+ * unmasked, at l2 (past both) by paths holding what it loads.
+ */
+struct site {
+	bpf_label l0, l1, l2;
+	struct acc want;
+};
+
 struct ret_block {
 	uint32_t value;
 	bpf_label label;
@@ -64,18 +86,13 @@ struct interval {
 	uint32_t weight; /* numbers of 0..511 inside, at least 1 */
 };
 
-/* A rule of a plan and its explain code (seccomp_explain_code()). */
-struct prule {
-	struct ir_rule r;
-	uint32_t code;
-};
-
 /* One syscall after simplification. */
 struct plan {
 	int nr;
 	const struct ir_syscall *sc; /* NULL: observed, not in the policy */
 	const char *name;
-	struct prule *rules; /* conditional rules, most restrictive first */
+	struct ir_rule *rules; /* conditional rules, most restrictive first */
+	uint32_t *codes;       /* each rule's seccomp_explain_code() */
 	size_t nrules;
 	struct ir_action otherwise; /* when no conditional rule holds */
 	uint32_t otherwise_code;
@@ -84,8 +101,14 @@ struct plan {
 	unsigned obs_arg;
 	uint32_t obs_mask;
 	bpf_label target;
-	bpf_label tail; /* 0: none; else the observation test of an allow */
+	bpf_label tail; /* the observation test of an allow, if has_tail */
 	int has_tail;
+};
+
+/* A rule and its explain code, while a plan is sorted. */
+struct prule {
+	struct ir_rule r;
+	uint32_t code;
 };
 
 struct tree_cost {
@@ -100,7 +123,10 @@ struct gen {
 	struct bpf_builder *b;
 	struct acc cur;
 	struct acc *incoming; /* per label */
+	int32_t *site_of;     /* per label: its site, or -1 */
 	size_t nincoming;
+	struct site *sites;
+	size_t nsites, capsites;
 	struct ret_block *rets;
 	size_t nrets;
 	struct interval *iv;
@@ -125,10 +151,7 @@ static int _fail(struct gen *g, const char *fmt, ...)
 
 int seccomp_syscall_nr(const char *name)
 {
-	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, name);
-
-	/* Negative values are libseccomp's pseudo numbers: not on x86_64. */
-	return nr >= 0 ? nr : -1;
+	return syscall_ir_nr(name);
 }
 
 int seccomp_action_value(const struct ir_action *a, uint32_t *ret)
@@ -179,6 +202,7 @@ static bpf_label _label(struct gen *g)
 	if (l >= g->nincoming) {
 		size_t n = g->nincoming ? 2 * g->nincoming : 256;
 		struct acc *na;
+		int32_t *ns;
 
 		while (n <= l)
 			n *= 2;
@@ -186,8 +210,14 @@ static bpf_label _label(struct gen *g)
 		/* Out of memory: l has no slot; _jump() and _bind() fail. */
 		if (!na)
 			return l;
-		memset(na + g->nincoming, 0, (n - g->nincoming) * sizeof(*na));
 		g->incoming = na;
+		ns = realloc(g->site_of, n * sizeof(*ns));
+		if (!ns)
+			return l;
+		g->site_of = ns;
+		memset(na + g->nincoming, 0, (n - g->nincoming) * sizeof(*na));
+		memset(ns + g->nincoming, 0xff,
+		       (n - g->nincoming) * sizeof(*ns));
 		g->nincoming = n;
 	}
 	return l;
@@ -201,11 +231,36 @@ static int _bind(struct gen *g, bpf_label l)
 	return bpf_label_bind(g->b, l);
 }
 
+static int _same(struct acc a, struct acc b)
+{
+	return a.kind == ACC_WORD && b.kind == ACC_WORD && a.off == b.off &&
+	       a.mask == b.mask;
+}
+
+/* A jump to a load site lands past what the accumulator already holds. */
+static bpf_label _redirect(const struct gen *g, bpf_label l)
+{
+	const struct site *s;
+	struct acc unmasked;
+
+	if (l >= g->nincoming || g->site_of[l] < 0)
+		return l;
+	s = &g->sites[g->site_of[l]];
+	unmasked = (struct acc){ACC_WORD, s->want.off, FULL32};
+	if (_same(g->cur, s->want))
+		return s->l2;
+	if (_same(g->cur, unmasked))
+		return s->l1;
+	return s->l0;
+}
+
 static int _jump(struct gen *g, uint16_t op, uint32_t k, bpf_label jt,
 		 bpf_label jf)
 {
 	if (jt >= g->nincoming || jf >= g->nincoming)
 		return _fail(g, "out of memory");
+	jt = _redirect(g, jt);
+	jf = _redirect(g, jf);
 	g->incoming[jt] = _meet(g->incoming[jt], g->cur);
 	g->incoming[jf] = _meet(g->incoming[jf], g->cur);
 	g->cur.kind = ACC_NONE; /* both ways leave: nothing falls through */
@@ -227,6 +282,60 @@ static int _load(struct gen *g, uint32_t off, uint32_t mask)
 		rc = bpf_emit_stmt(g->b, BPF_ALU | BPF_AND | BPF_K, mask);
 	g->cur = want;
 	return rc;
+}
+
+/* A load site for loading (word at off) & mask; returns its l0. */
+static bpf_label _site(struct gen *g, uint32_t off, uint32_t mask)
+{
+	struct site s = {
+	    _label(g), _label(g), _label(g), {ACC_WORD, off, mask}};
+
+	if (s.l0 >= g->nincoming || s.l2 >= g->nincoming)
+		return s.l0; /* out of memory: _jump() fails on it */
+	if (g->nsites == g->capsites) {
+		size_t cap = g->capsites ? 2 * g->capsites : 64;
+		struct site *ns = realloc(g->sites, cap * sizeof(*ns));
+
+		if (!ns)
+			return BPF_LABEL_NEXT; /* caught by _jump */
+		g->sites = ns;
+		g->capsites = cap;
+	}
+	g->site_of[s.l0] = (int32_t)g->nsites;
+	g->sites[g->nsites++] = s;
+	return s.l0;
+}
+
+/* Bind l (a load site's l0, or a plain label) and do the site's load. */
+static int _bind_site(struct gen *g, bpf_label l)
+{
+	const struct site *s;
+	int rc;
+
+	if (l >= g->nincoming || g->site_of[l] < 0)
+		return _bind(g, l);
+	s = &g->sites[g->site_of[l]];
+	if (_bind(g, s->l0))
+		return -1;
+	/* No path needs the load (ACC_NONE: none reaches it): none is
+	 * emitted, nor the AND if no path needs that. */
+	if (g->cur.kind != ACC_NONE && !_same(g->cur, s->want) &&
+	    !(g->cur.kind == ACC_WORD && g->cur.off == s->want.off &&
+	      g->cur.mask == FULL32)) {
+		if (bpf_emit_stmt(g->b, BPF_LD | BPF_W | BPF_ABS, s->want.off))
+			return -1;
+		g->cur = (struct acc){ACC_WORD, s->want.off, FULL32};
+	}
+	if (_bind(g, s->l1))
+		return -1;
+	if (g->cur.kind != ACC_NONE && !_same(g->cur, s->want)) {
+		rc = bpf_emit_stmt(g->b, BPF_ALU | BPF_AND | BPF_K,
+				   s->want.mask);
+		if (rc)
+			return -1;
+		g->cur = s->want;
+	}
+	return _bind(g, s->l2);
 }
 
 static bpf_label _ret_value(struct gen *g, uint32_t v)
@@ -405,30 +514,216 @@ static int _atom(struct gen *g, const struct ir_atom *a, bpf_label t,
 	return _cmp64(g, a, t, f);
 }
 
-/* A syscall's argument block: its rules in order, then `otherwise`. */
+/* The word an atom's code loads first, and its mask: what _cmp32() and
+ * _cmp64() begin with. */
+static struct acc _first_load(const struct ir_atom *a)
+{
+	uint32_t mh = (uint32_t)(a->mask >> 32), ml = (uint32_t)a->mask;
+	uint32_t vh = (uint32_t)(a->value >> 32), vl = (uint32_t)a->value;
+	uint32_t m = ml, v = vl, off = BPF_OFF_ARG_LO(a->arg);
+
+	if (a->width == 64 && mh != 0)
+		return (struct acc){ACC_WORD, BPF_OFF_ARG_HI(a->arg),
+				    vh == 0 ? FULL32 : mh};
+	if (a->width == 32)
+		m = (uint32_t)a->mask, v = (uint32_t)a->value;
+	if ((a->op == IR_OP_EQ || a->op == IR_OP_NE) && v == 0 && m != FULL32)
+		m = FULL32;
+	return (struct acc){ACC_WORD, off, m};
+}
+
+/* The label an atom's test begins at: a load site. */
+static bpf_label _atom_site(struct gen *g, const struct ir_atom *a)
+{
+	struct acc w = _first_load(a);
+
+	return _site(g, w.off, w.mask);
+}
+
+/* Rules after a failed test whose tests are decided from what the path
+ * knows: at most this many (deciding costs a few word searches each). */
+#define LOOKAHEAD 64
+
+/*
+ * One syscall's rules as word clauses, atom by atom: pos[k] holds, neg[k]
+ * fails, for the k-th atom in rule order (base[r] + j for atom j of rule
+ * r).
+ */
+struct facts {
+	struct ir_words_rules rs;
+	struct ir_rule *one; /* one single-atom rule per atom */
+	const struct ws_clause **pos, **neg;
+	size_t *base;
+	struct ws_set *set;
+};
+
+static void _facts_free(struct facts *f)
+{
+	ir_words_rules_free(&f->rs);
+	ws_set_destroy(&f->set);
+	free(f->one);
+	free(f->pos);
+	free(f->neg);
+	free(f->base);
+	memset(f, 0, sizeof(*f));
+}
+
+static int _facts(struct facts *f, const struct plan *p)
+{
+	struct ir_syscall sc = {0};
+	size_t n = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (size_t r = 0; r < p->nrules; r++)
+		n += p->rules[r].natoms;
+	f->one = calloc(n + 1, sizeof(*f->one));
+	f->pos = calloc(n + 1, sizeof(*f->pos));
+	f->neg = calloc(n + 1, sizeof(*f->neg));
+	f->base = calloc(p->nrules + 1, sizeof(*f->base));
+	if (!f->one || !f->pos || !f->neg || !f->base)
+		return -1;
+	n = 0;
+	for (size_t r = 0; r < p->nrules; r++) {
+		f->base[r] = n;
+		for (uint32_t j = 0; j < p->rules[r].natoms; j++, n++) {
+			f->one[n].natoms = 1;
+			f->one[n].atoms[0] = p->rules[r].atoms[j];
+		}
+	}
+	sc.nrules = (uint32_t)n;
+	sc.rules = f->one;
+	if (ir_words_rules_build(&f->rs, &sc, IR_WORDS_LOW_FIRST) ||
+	    ws_set_create(&f->set))
+		return -1;
+	/* ir_words sorts its rules by action: find each by its own. */
+	for (size_t k = 0; k < f->rs.n; k++) {
+		const struct ir_words_rule *w = &f->rs.r[k];
+		size_t i = (size_t)((const char *)w->action -
+				    (const char *)&f->one[0].action) /
+			   sizeof(f->one[0]);
+
+		f->pos[i] = &w->pos[0];
+		f->neg[i] = &w->neg;
+	}
+	return 0;
+}
+
+/* Given the clauses known[0..n), does `a` hold always (1), never (0), or
+ * either (-1, also when the search gives up)? */
+static int _decided(struct facts *f, const struct ws_clause *known, size_t n,
+		    size_t a)
+{
+	struct ws_clause cl[IR_MAX_ATOMS + 2];
+	uint32_t w[WS_WORDS];
+	size_t budget = 1u << 10;
+	int can_hold, can_fail;
+
+	memcpy(cl, known, n * sizeof(*cl));
+	cl[n] = *f->pos[a];
+	can_hold = ws_set_search(f->set, cl, n + 1, &budget, w);
+	cl[n] = *f->neg[a];
+	budget = 1u << 10;
+	can_fail = ws_set_search(f->set, cl, n + 1, &budget, w);
+	if (can_hold == WS_UNSAT && can_fail == WS_SAT)
+		return 0;
+	if (can_fail == WS_UNSAT && can_hold == WS_SAT)
+		return 1;
+	return -1;
+}
+
+/*
+ * Where a path goes when test i of rule r fails: the first later rule that
+ * can still hold, at its first test not decided to hold (or at its return
+ * when all are), else `otherwise`. site[r][j] is test j of rule r.
+ */
+static bpf_label _fail_target(const struct plan *p, struct facts *f,
+			      bpf_label *const *site, const bpf_label *done,
+			      bpf_label otherwise, size_t r, uint32_t i)
+{
+	struct ws_clause known[IR_MAX_ATOMS];
+	size_t n = 0;
+
+	for (uint32_t j = 0; j < i; j++)
+		known[n++] = *f->pos[f->base[r] + j];
+	known[n++] = *f->neg[f->base[r] + i];
+	for (size_t q = r + 1; q < p->nrules; q++) {
+		const struct ir_rule *rule = &p->rules[q];
+		uint32_t first = rule->natoms;
+		int possible = 1;
+
+		if (q > r + LOOKAHEAD)
+			return site[q][0];
+		for (uint32_t j = 0; j < rule->natoms && possible; j++) {
+			int d = _decided(f, known, n, f->base[q] + j);
+
+			if (d == 0)
+				possible = 0;
+			else if (d < 0 && first == rule->natoms)
+				first = j;
+		}
+		if (!possible)
+			continue;
+		return first == rule->natoms ? done[q] : site[q][first];
+	}
+	return otherwise;
+}
+
+/*
+ * A syscall's argument block: its rules in order, then `otherwise`. Each
+ * test but the block's first begins at a load site, so that a path which
+ * failed a test of the same word does not load it again, and a failed
+ * test goes where _fail_target() says.
+ */
 static int _arg_block(struct gen *g, struct plan *p)
 {
 	bpf_label otherwise = _out(g, p, &p->otherwise, p->otherwise_code);
+	bpf_label **site = calloc(p->nrules, sizeof(*site));
+	bpf_label *done = calloc(p->nrules, sizeof(*done));
+	struct facts f = {0};
+	int rc = -1;
 
-	if (_bind(g, p->target))
-		return -1;
+	if (!site || !done || _facts(&f, p)) {
+		_fail(g, "out of memory");
+		goto out;
+	}
 	for (size_t r = 0; r < p->nrules; r++) {
-		const struct ir_rule *rule = &p->rules[r].r;
-		bpf_label next = r + 1 < p->nrules ? _label(g) : otherwise;
-		bpf_label done = _out(g, p, &rule->action, p->rules[r].code);
+		site[r] = calloc(p->rules[r].natoms, sizeof(**site));
+		if (!site[r]) {
+			_fail(g, "out of memory");
+			goto out;
+		}
+		done[r] = _out(g, p, &p->rules[r].action, p->codes[r]);
+		for (uint32_t j = 0; j < p->rules[r].natoms; j++)
+			site[r][j] = r || j
+					 ? _atom_site(g, &p->rules[r].atoms[j])
+					 : p->target;
+	}
+	if (_bind(g, p->target))
+		goto out;
+	for (size_t r = 0; r < p->nrules; r++) {
+		const struct ir_rule *rule = &p->rules[r];
 
+		if (r && _bind_site(g, site[r][0]))
+			goto out;
 		for (uint32_t i = 0; i < rule->natoms; i++) {
 			int last = i + 1 == rule->natoms;
-			bpf_label t = last ? done : _label(g);
+			bpf_label t = last ? done[r] : site[r][i + 1];
+			bpf_label fl =
+			    _fail_target(p, &f, site, done, otherwise, r, i);
 
-			if (_atom(g, &rule->atoms[i], t, next) ||
-			    (!last && _bind(g, t)))
-				return -1;
+			if (_atom(g, &rule->atoms[i], t, fl) ||
+			    (!last && _bind_site(g, t)))
+				goto out;
 		}
-		if (r + 1 < p->nrules && _bind(g, next))
-			return -1;
 	}
-	return 0;
+	rc = 0;
+out:
+	for (size_t r = 0; site && r < p->nrules; r++)
+		free(site[r]);
+	free(site);
+	free(done);
+	_facts_free(&f);
+	return rc;
 }
 
 /*
@@ -519,6 +814,8 @@ static int _plan(struct gen *g, const struct ir_syscalls *s,
 		 const struct ir_syscall *sc, struct plan *p)
 {
 	int explain = g->v == SECCOMP_EXPLAIN;
+	struct prule *pr;
+	size_t n = 0;
 
 	p->sc = sc;
 	p->name = sc->name;
@@ -531,26 +828,34 @@ static int _plan(struct gen *g, const struct ir_syscalls *s,
 	if (sc->nrules > IR_MAX_RULES)
 		return _fail(g, "%s: more than %d rules", sc->name,
 			     IR_MAX_RULES);
+	pr = calloc(sc->nrules ? sc->nrules : 1, sizeof(*pr));
 	p->rules = calloc(sc->nrules ? sc->nrules : 1, sizeof(*p->rules));
-	if (!p->rules)
+	p->codes = calloc(sc->nrules ? sc->nrules : 1, sizeof(*p->codes));
+	if (!pr || !p->rules || !p->codes) {
+		free(pr);
 		return _fail(g, "out of memory");
+	}
 	for (uint32_t r = 0; r < sc->nrules; r++) {
 		const struct ir_rule *in = &sc->rules[r];
-		struct ir_rule *out = &p->rules[p->nrules].r;
+		struct ir_rule *out = &pr[n].r;
 		int never = 0;
 
-		if (_check_action(g, &in->action, sc->name))
+		if (_check_action(g, &in->action, sc->name) ||
+		    (in->natoms > IR_MAX_ATOMS &&
+		     _fail(g, "%s: more than %d argument tests", sc->name,
+			   IR_MAX_ATOMS))) {
+			free(pr);
 			return -1;
-		if (in->natoms > IR_MAX_ATOMS)
-			return _fail(g, "%s: more than %d argument tests",
-				     sc->name, IR_MAX_ATOMS);
+		}
 		*out = (struct ir_rule){.action = in->action};
-		p->rules[p->nrules].code = seccomp_explain_code(s, sc, r);
+		pr[n].code = seccomp_explain_code(s, sc, r);
 		for (uint32_t i = 0; i < in->natoms; i++) {
 			int st;
 
-			if (_check_atom(g, sc, &in->atoms[i]))
+			if (_check_atom(g, sc, &in->atoms[i])) {
+				free(pr);
 				return -1;
+			}
 			st = _atom_static(&in->atoms[i]);
 			if (st == 0)
 				never = 1;
@@ -558,26 +863,47 @@ static int _plan(struct gen *g, const struct ir_syscalls *s,
 				out->atoms[out->natoms++] = in->atoms[i];
 		}
 		if (!never)
-			p->nrules++;
+			n++;
 	}
-	qsort_r(p->rules, p->nrules, sizeof(*p->rules), _rule_cmp, &explain);
+	qsort_r(pr, n, sizeof(*pr), _rule_cmp, &explain);
 	/* The first unconditional rule wins over everything after it. */
-	for (size_t r = 0; r < p->nrules; r++) {
-		if (p->rules[r].r.natoms == 0) {
-			p->otherwise = p->rules[r].r.action;
-			p->otherwise_code = p->rules[r].code;
-			p->nrules = r;
+	for (size_t r = 0; r < n; r++) {
+		if (pr[r].r.natoms == 0) {
+			p->otherwise = pr[r].r.action;
+			p->otherwise_code = pr[r].code;
+			n = r;
 			break;
 		}
 	}
 	/* Trailing rules that return what `otherwise` returns change
 	 * nothing. */
-	while (p->nrules &&
-	       _outcome(g, p, &p->rules[p->nrules - 1].r.action,
-			p->rules[p->nrules - 1].code) ==
-		   _outcome(g, p, &p->otherwise, p->otherwise_code))
-		p->nrules--;
+	while (n && _outcome(g, p, &pr[n - 1].r.action, pr[n - 1].code) ==
+			_outcome(g, p, &p->otherwise, p->otherwise_code))
+		n--;
+	for (size_t r = 0; r < n; r++) {
+		p->rules[r] = pr[r].r;
+		p->codes[r] = pr[r].code;
+	}
+	p->nrules = n;
+	free(pr);
 	return 0;
+}
+
+/*
+ * The i-th name beyond the policy's own that may need a plan: the ones
+ * the variant observes. NULL past the end; a name the policy has is
+ * skipped by the caller.
+ */
+static const char *_extra_at(const struct ir_policy *p, enum seccomp_variant v,
+			     unsigned i)
+{
+	const char *name;
+	unsigned k = 0;
+
+	for (unsigned j = 0; (name = seccomp_observed_at(v, j)); j++)
+		if (seccomp_observed(p, v, name, NULL, NULL) && k++ == i)
+			return name;
+	return NULL;
 }
 
 /* A syscall the variant observes and the policy does not name: the
@@ -614,12 +940,15 @@ static void _add_interval(struct gen *g, uint32_t lo, uint32_t hi,
 		g->iv[g->niv - 1].weight += w;
 		return;
 	}
-	/* n syscalls make at most 2n + 1 intervals: g->iv has room. */
+	/* n syscalls and the x32 range make at most 2n + 2 intervals: g->iv
+	 * has room. */
 	g->iv[g->niv++] = (struct interval){lo, hi, target, w ? w : 1};
 }
 
+/* The number line: syscalls, the default between and above them, and the
+ * x32 range (bit 30 and above) with the bad-arch action. */
 static void _intervals(struct gen *g, const struct plan *plans, size_t n,
-		       bpf_label def)
+		       bpf_label def, bpf_label bad)
 {
 	uint32_t next = 0;
 
@@ -633,6 +962,7 @@ static void _intervals(struct gen *g, const struct plan *plans, size_t n,
 	}
 	if (next <= NR_LIMIT)
 		_add_interval(g, next, NR_LIMIT, def);
+	_add_interval(g, SECCOMP_X32_SYSCALL_BIT, UINT32_MAX, bad);
 }
 
 static uint32_t _weight(const struct gen *g, size_t i, size_t j)
@@ -708,27 +1038,8 @@ static int _tree(struct gen *g, size_t i, size_t j)
 
 /* ---- The program ------------------------------------------------------ */
 
-static int _emit(struct gen *g, struct plan *plans, size_t n,
-		 const struct ir_syscalls *s)
+static int _emit_rets(struct gen *g)
 {
-	bpf_label bad = _out(g, NULL, &s->badarch, SECCOMP_EXPLAIN_BADARCH);
-	bpf_label nr = _label(g), tree;
-
-	if (_load(g, BPF_OFF_ARCH, FULL32) ||
-	    _jump(g, BPF_JEQ, AUDIT_ARCH_X86_64, nr, bad) || _bind(g, nr) ||
-	    _load(g, BPF_OFF_NR, FULL32))
-		return -1;
-	tree = g->niv == 1 ? g->iv[0].target : _label(g);
-	if (_jump(g, BPF_JGE, SECCOMP_X32_SYSCALL_BIT, bad, tree))
-		return -1;
-	if (g->niv > 1 && (_bind(g, tree) || _tree(g, 0, g->niv - 1)))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (plans[i].nrules && _arg_block(g, &plans[i]))
-			return -1;
-	for (size_t i = 0; i < n; i++)
-		if (plans[i].has_tail && _tail(g, &plans[i]))
-			return -1;
 	for (size_t i = 0; i < g->nrets; i++) {
 		if (_bind(g, g->rets[i].label) ||
 		    bpf_emit_stmt(g->b, BPF_RET | BPF_K, g->rets[i].value))
@@ -738,19 +1049,43 @@ static int _emit(struct gen *g, struct plan *plans, size_t n,
 	return 0;
 }
 
+static int _emit(struct gen *g, struct plan *plans, size_t n,
+		 const struct ir_syscalls *s)
+{
+	bpf_label bad = _out(g, NULL, &s->badarch, SECCOMP_EXPLAIN_BADARCH);
+	bpf_label nr = _label(g);
+
+	if (_load(g, BPF_OFF_ARCH, FULL32))
+		return -1;
+	/* One interval: every number the bad-arch action, nothing to load. */
+	if (g->niv == 1)
+		return _jump(g, BPF_JEQ, AUDIT_ARCH_X86_64, g->iv[0].target,
+			     bad) ||
+		       _emit_rets(g);
+	if (_jump(g, BPF_JEQ, AUDIT_ARCH_X86_64, nr, bad) || _bind(g, nr) ||
+	    _load(g, BPF_OFF_NR, FULL32) || _tree(g, 0, g->niv - 1))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (plans[i].nrules && _arg_block(g, &plans[i]))
+			return -1;
+	for (size_t i = 0; i < n; i++)
+		if (plans[i].has_tail && _tail(g, &plans[i]))
+			return -1;
+	return _emit_rets(g);
+}
+
 static int _prepare(struct gen *g, const struct ir_syscalls *s,
 		    struct plan *plans, size_t n)
 {
 	const char *name;
 	size_t k = s->ncalls;
-	bpf_label def;
+	bpf_label def, bad;
 
 	for (size_t i = 0; i < s->ncalls; i++)
 		if (_plan(g, s, &s->calls[i], &plans[i]))
 			return -1;
-	for (unsigned i = 0; (name = seccomp_observed_at(g->v, i)); i++)
-		if (seccomp_observed(g->p, g->v, name, NULL, NULL) &&
-		    !ir_find_syscall(s, name) &&
+	for (unsigned i = 0; (name = _extra_at(g->p, g->v, i)); i++)
+		if (!ir_find_syscall(s, name) &&
 		    _plan_extra(g, name, &plans[k++]))
 			return -1;
 	if (k != n)
@@ -762,16 +1097,17 @@ static int _prepare(struct gen *g, const struct ir_syscalls *s,
 			return _fail(g, "syscalls %s and %s share number %d",
 				     plans[i - 1].name, plans[i].name,
 				     plans[i].nr);
+	bad = _out(g, NULL, &s->badarch, SECCOMP_EXPLAIN_BADARCH);
 	def = _out(g, NULL, &s->def, SECCOMP_EXPLAIN_DEFAULT);
 	for (size_t i = 0; i < n; i++)
 		plans[i].target = plans[i].nrules
 				      ? _label(g)
 				      : _out(g, &plans[i], &plans[i].otherwise,
 					     plans[i].otherwise_code);
-	g->iv = calloc(2 * n + 1, sizeof(*g->iv));
+	g->iv = calloc(2 * n + 2, sizeof(*g->iv));
 	if (!g->iv)
 		return _fail(g, "out of memory");
-	_intervals(g, plans, n, def);
+	_intervals(g, plans, n, def, bad);
 	g->cost = calloc(g->niv * g->niv, sizeof(*g->cost));
 	if (!g->cost)
 		return _fail(g, "out of memory");
@@ -785,9 +1121,8 @@ static size_t _nplans(const struct ir_policy *p, enum seccomp_variant v)
 	const char *name;
 	size_t n = p->sys.ncalls;
 
-	for (unsigned i = 0; (name = seccomp_observed_at(v, i)); i++)
-		if (seccomp_observed(p, v, name, NULL, NULL) &&
-		    !ir_find_syscall(&p->sys, name))
+	for (unsigned i = 0; (name = _extra_at(p, v, i)); i++)
+		if (!ir_find_syscall(&p->sys, name))
 			n++;
 	return n;
 }
@@ -843,13 +1178,17 @@ out:
 		*prog = NULL;
 		*ninsns = 0;
 	}
-	for (size_t i = 0; plans && i < nplans; i++)
+	for (size_t i = 0; plans && i < nplans; i++) {
 		free(plans[i].rules);
+		free(plans[i].codes);
+	}
 	free(plans);
 	free(g.iv);
 	free(g.cost);
 	free(g.rets);
 	free(g.incoming);
+	free(g.site_of);
+	free(g.sites);
 	bpf_builder_destroy(&g.b);
 	return rc;
 }

@@ -7,10 +7,12 @@
  *   nr >= 0x40000000 (x32 bit, or any
  *   number no arch has)                -> the bad-arch action
  *   otherwise                          -> ir_eval_syscall(sys, the IR
- *       syscall named by libseccomp's x86_64 name for nr or NULL, args)
+ *       syscall for nr (ir_syscall_for_nr: the table's x86_64 name for
+ *       nr, or nr itself) or NULL, args)
  *
  * How each part is proven:
- *   - nr in 0..max x86_64 number: run the program concretely. If that run
+ *   - nr in 0..max x86_64 number (of the table, or of a number the policy
+ *     names, if larger): run the program concretely. If that run
  *     read no argument and no instruction pointer, its path, and so its
  *     result, is the same for every argument vector; if moreover the IR
  *     syscall has no argument test, ir_eval_syscall() is constant too, and
@@ -50,7 +52,6 @@
 #include "z3_lazy.h" /* before anything that includes <z3.h> */
 #include "backend.h"
 
-#include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +63,11 @@
 #include "bpf_paths.h"
 #include "bpf_symbolic.h"
 #include "logic/logic.h"
+#include "tables/tables.h"
 #include "wordsat.h"
 
 #define X32_BIT 0x40000000u
-#define NR_SCAN 1024 /* x86_64 numbers are far below this */
+#define NR_SCAN SYSCALL_NR_LIMIT /* x86_64 numbers are far below this */
 
 /*
  * Budgets of the exact route for one part; past them, Z3 decides the
@@ -94,7 +96,8 @@ struct validator {
 	Z3_ast expect;	     /* 32-bit term: the seccomp value the spec gives */
 	struct seccomp_data witness;
 	int max_nr;
-	char *names[NR_SCAN]; /* libseccomp's x86_64 names, NULL for none */
+	/* Per number up to max_nr: the IR syscall the spec reads for it. */
+	const struct ir_syscall *calls[NR_SCAN];
 	char *err;
 	size_t errlen;
 };
@@ -292,11 +295,18 @@ static void _name(const struct validator *v, uint32_t arch, uint32_t nr,
 		return;
 	}
 	if ((int)nr <= v->max_nr)
-		name = v->names[nr];
+		name = syscall_name(SYSCALL_ARCH_X86_64, (int)nr);
 	if (name)
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "syscall %u", nr);
+}
+
+/* The specification at one concrete point. */
+/* The x86_64 name of nr, which the observation is specified by. */
+static const char *_nrname(int nr)
+{
+	return syscall_name(SYSCALL_ARCH_X86_64, nr);
 }
 
 /* The specification at one concrete point: the value and the decision. */
@@ -314,9 +324,9 @@ static uint32_t _spec(const struct validator *v, const struct seccomp_data *d,
 		*decision = v->sys->badarch;
 		return _vvalue(v, decision, SECCOMP_EXPLAIN_BADARCH);
 	}
-	if (d->nr <= v->max_nr && v->names[d->nr]) {
-		name = v->names[d->nr];
-		sc = ir_find_syscall(v->sys, name);
+	if (d->nr <= v->max_nr) {
+		sc = v->calls[d->nr];
+		name = _nrname(d->nr);
 	}
 	for (i = 0; i < 6; i++)
 		args[i] = d->args[i];
@@ -608,7 +618,7 @@ static int _exact_number(struct validator *v, uint32_t nr,
 {
 	struct bpf_paths_in in = {1, 1, nr, AUDIT_ARCH_X86_64};
 	struct spec sp = {.v = v, .in = &in, .budget = EXACT_BUDGET};
-	int r = _spec_build(&sp, v->names[nr], sc);
+	int r = _spec_build(&sp, _nrname(nr), sc);
 
 	ws_set_limit(v->ws, EXACT_NODES);
 	if (!r)
@@ -698,23 +708,21 @@ static int _number(struct validator *v, int nr)
 {
 	struct seccomp_data d = {.nr = nr, .arch = AUDIT_ARCH_X86_64};
 	struct bpf_run_result res;
-	const struct ir_syscall *sc = NULL;
+	const struct ir_syscall *sc = v->calls[nr];
 	char what[64], emsg[128];
 	Z3_ast term;
 	int r;
 
-	if (v->names[nr])
-		sc = ir_find_syscall(v->sys, v->names[nr]);
 	_name(v, AUDIT_ARCH_X86_64, (uint32_t)nr, what, sizeof(what));
 	if (bpf_run(v->prog, v->n, &d, &res, emsg, sizeof(emsg)))
 		return _fail(v, 1, "%s: program fails: %s", what, emsg);
 	r = _point(v, &d);
 	/* One run proves the number when neither the program nor the
 	 * specification looks at an argument. */
-	if (r || (!(res.loaded & (BPF_LOADED_ARGS | BPF_LOADED_IP)) &&
-		  !_has_atoms(sc) &&
-		  _observed(v, v->names[nr], NULL, NULL) !=
-		      SECCOMP_OBSERVE_IF_SET)) {
+	if (r ||
+	    (!(res.loaded & (BPF_LOADED_ARGS | BPF_LOADED_IP)) &&
+	     !_has_atoms(sc) &&
+	     _observed(v, _nrname(nr), NULL, NULL) != SECCOMP_OBSERVE_IF_SET)) {
 		v->st.concrete += !r;
 		return r;
 	}
@@ -729,7 +737,7 @@ static int _number(struct validator *v, int nr)
 		return r;
 	if (_z3(v))
 		return -1;
-	term = _spec_term(v, v->sym, v->names[nr], sc);
+	term = _spec_term(v, v->sym, _nrname(nr), sc);
 	if (!term)
 		return _fail(v, -1, "%s: out of memory", what);
 	return _explore(v, bpf_sym_u32(v->sym, (uint32_t)nr),
@@ -806,14 +814,15 @@ static int _check_names(struct validator *v)
 {
 	for (uint32_t i = 0; i < v->sys->ncalls; i++) {
 		const struct ir_syscall *sc = &v->sys->calls[i];
-		int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
-							   sc->name);
-		int ok = nr >= 0 && nr <= v->max_nr && v->names[nr] &&
-			 !strcmp(v->names[nr], sc->name);
+		int nr = syscall_ir_nr(sc->name);
 
-		if (!ok)
+		if (nr < 0 || nr > v->max_nr)
 			return _fail(v, -1, "syscall %s has no x86_64 number",
 				     sc->name);
+		if (v->calls[nr] != sc)
+			return _fail(v, -1,
+				     "syscalls %s and %s share number %d",
+				     v->calls[nr]->name, sc->name, nr);
 		for (uint32_t r = 0; r < sc->nrules; r++)
 			for (uint32_t a = 0; a < sc->rules[r].natoms; a++)
 				if (sc->rules[r].atoms[a].arg > 5)
@@ -912,23 +921,24 @@ int seccomp_validate_variant(const struct ir_policy *p,
 		memset(st, 0, sizeof(*st));
 	if (bpf_check(prog, n, emsg, sizeof(emsg)))
 		return _fail(&v, 1, "the program is invalid: %s", emsg);
-	/* The names once: every number below looks its own up again. */
-	for (int nr = 0; nr < NR_SCAN; nr++) {
-		v.names[nr] =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-		if (v.names[nr])
+	/* Every number the table or the policy names is run concretely. */
+	v.max_nr = syscall_max_nr(SYSCALL_ARCH_X86_64);
+	for (uint32_t i = 0; i < p->sys.ncalls; i++) {
+		int nr = syscall_ir_nr(p->sys.calls[i].name);
+
+		if (nr > v.max_nr)
 			v.max_nr = nr;
 	}
+	for (int nr = 0; nr <= v.max_nr && nr < NR_SCAN; nr++)
+		v.calls[nr] = ir_syscall_for_nr(&p->sys, nr);
 	if (v.max_nr < 0)
-		r = _fail(&v, -1, "libseccomp knows no x86_64 syscall");
+		r = _fail(&v, -1, "the table knows no x86_64 syscall");
 	else if (ws_set_create(&v.ws))
 		r = _fail(&v, -1, "out of memory");
 	else
 		r = _run(&v);
 	ws_set_destroy(&v.ws);
 	bpf_sym_destroy(&v.sym);
-	for (int nr = 0; nr < NR_SCAN; nr++)
-		free(v.names[nr]);
 	if (st)
 		*st = v.st;
 	return r;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `polc build`: front end, IR, backends, translation validation, artifact.
- * Nothing is written unless every step succeeded; the artifact is written
- * to a temporary file and renamed, so a failed build never leaves a
- * half-written or stale-looking output behind.
+ * Nothing is written unless every step succeeded; the outputs are written
+ * by output.c's rule (a regular file replaced atomically, a device or FIFO
+ * written in place), so a failed build never leaves a half-written or
+ * stale-looking file behind. `-o -` writes the artifact to standard
+ * output.
  */
 #include "cli.h"
 #include "diag.h"
@@ -15,13 +17,11 @@
 #include "sema/sema.h"
 #include "sha256.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct bytes {
@@ -29,46 +29,22 @@ struct bytes {
 	size_t len;
 };
 
-static int write_file(const char *path, const void *data, size_t len)
+/* An output of the build: `-` is standard output, anything else a path
+ * written by the rule of output.c. Says what failed; returns 0 or -1. */
+static int write_output(const char *what, const char *path, const void *data,
+			size_t len)
 {
-	char *tmp = NULL;
-	size_t off = 0;
-	int fd;
+	char err[256];
+	int rc;
 
-	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
-		return -1;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
-	while (off < len) {
-		ssize_t w = write(fd, (const uint8_t *)data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail_fd;
-		off += (size_t)w;
-	}
-	/* No fsync: rename keeps readers from a half-written file, and a
-	 * build is cheap to redo after a crash. */
-	if (fchmod(fd, 0644) || close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	if (rename(tmp, path))
-		goto fail;
-	free(tmp);
-	return 0;
-fail_fd:
-	close(fd);
-fail : {
-	int e = errno;
-
-	unlink(tmp);
-	free(tmp);
-	errno = e;
-}
-	return -1;
+	if (!strcmp(path, "-"))
+		rc =
+		    output_write_fd(STDOUT_FILENO, data, len, err, sizeof(err));
+	else
+		rc = output_write(path, data, len, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "polc: %s %s: %s\n", what, path, err);
+	return rc;
 }
 
 static void meta_put(struct bytes *b, uint16_t key, const char *val, int *oom)
@@ -141,24 +117,18 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	int rc = 2, oom = 0;
 	size_t i;
 
-	if (!w || ir_serialize(p, &ir.p, &ir.len) != IR_OK)
+	if (!w)
 		goto oom;
-	/* polexec and the prover read this back: never write what our own
-	 * reader would refuse. */
-	{
-		struct ir_policy *back = NULL;
-
-		if (ir_deserialize(ir.p, ir.len, &back, err, sizeof(err)) !=
-		    IR_OK) {
+	rc = backends_build(p, &c, &ir.p, &ir.len, err, sizeof(err));
+	if (rc) {
+		if (rc == 3)
 			fprintf(stderr,
-				"polc: internal error: the IR does not read "
-				"back: %s\npolc: no artifact written; please "
-				"report this bug\n",
+				"polc: internal error: %s\npolc: no artifact "
+				"written; please report this bug\n",
 				err);
-			rc = 3;
-			goto out;
-		}
-		ir_policy_destroy(&back);
+		else
+			fprintf(stderr, "polc: %s\n", err);
+		goto out;
 	}
 	meta_put(&meta, POLBIN_META_NAME, p->name, &oom);
 	if (source_digest(o->input, hex) == 0)
@@ -173,17 +143,6 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	    polbin_writer_add(w, POLBIN_SEC_IR, POLBIN_F_CRITICAL, ir.p,
 			      ir.len))
 		goto oom;
-	rc = backends_compile(p, &c, err, sizeof(err));
-	if (rc) {
-		if (rc == 3)
-			fprintf(stderr,
-				"polc: internal error: %s\npolc: no artifact "
-				"written; please report this bug\n",
-				err);
-		else
-			fprintf(stderr, "polc: %s\n", err);
-		goto out;
-	}
 	rc = 2;
 	for (i = 0; i < c.n; i++)
 		if (polbin_writer_add(w, c.sec[i].type, c.sec[i].flags,
@@ -201,19 +160,13 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 					"syscalls section\n");
 			goto out;
 		}
-		if (write_file(o->emit_bpf, s->data, s->len)) {
-			fprintf(stderr, "polc: --emit-bpf %s: %s\n",
-				o->emit_bpf, strerror(errno));
+		if (write_output("--emit-bpf", o->emit_bpf, s->data, s->len))
 			goto out;
-		}
 	}
 	if (polbin_writer_finish(w, &file, &flen))
 		goto oom;
-	if (write_file(out_path, file, flen)) {
-		fprintf(stderr, "polc: write %s: %s\n", out_path,
-			strerror(errno));
+	if (write_output("write", out_path, file, flen))
 		goto out;
-	}
 	rc = 0;
 	goto out;
 oom:
@@ -237,6 +190,8 @@ int build_policy(const struct build_opts *o)
 	int rc = 2;
 
 	diag_init(&d);
+	if (o->max_errors >= 0)
+		d.max_errors = o->max_errors;
 	if (sema_compile(&d, o->input, &so, &p)) {
 		diag_print(&d, stderr);
 		diag_fini(&d);

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "bpf_disasm.h"
 #include "ir/ir.h"
+#include "tables/tables.h"
 #include "backend/backend.h"
 #include "polbin.h"
 #include "sections.h"
@@ -166,16 +167,96 @@ static int dump_limits(const struct polbin_section *s, FILE *out)
 	return 0;
 }
 
+/*
+ * Which instructions run with the syscall number in the accumulator: a
+ * forward pass (jumps only go forward; a target out of the program, which
+ * a hostile artifact may hold, is not followed). 1 where it is nr on every
+ * path.
+ */
+static void nr_in_acc(const struct sock_filter *prog, size_t n, uint8_t *nr)
+{
+	enum { UNREACHED, NR, OTHER };
+
+	memset(nr, UNREACHED, n);
+	nr[0] = OTHER;
+	for (size_t pc = 0; pc < n; pc++) {
+		const struct sock_filter *f = &prog[pc];
+		uint8_t out = nr[pc];
+		size_t t[2];
+		int nt = 0;
+
+		if (out == UNREACHED)
+			continue;
+		if (BPF_CLASS(f->code) == BPF_JMP) {
+			if (BPF_OP(f->code) == BPF_JA)
+				t[nt++] = pc + 1 + f->k;
+			else {
+				t[nt++] = pc + 1 + f->jt;
+				t[nt++] = pc + 1 + f->jf;
+			}
+		} else if (BPF_CLASS(f->code) == BPF_RET) {
+			continue;
+		} else {
+			out = f->code == (BPF_LD | BPF_W | BPF_ABS) && f->k == 0
+				  ? NR
+				  : OTHER;
+			t[nt++] = pc + 1;
+		}
+		for (int i = 0; i < nt; i++) {
+			if (t[i] >= n || t[i] <= pc)
+				continue;
+			nr[t[i]] = nr[t[i]] == UNREACHED || nr[t[i]] == out
+				       ? out
+				       : OTHER;
+		}
+	}
+	for (size_t pc = 0; pc < n; pc++)
+		nr[pc] = nr[pc] == NR;
+}
+
+/* The disassembly, with the x86_64 name of each number the dispatch
+ * compares the syscall number with. */
 static int dump_seccomp(const struct polbin_section *s, FILE *out)
 {
 	struct sock_filter prog[POLBIN_SECCOMP_MAX_INSNS];
+	uint8_t nr[POLBIN_SECCOMP_MAX_INSNS];
 	size_t n = s->len / sizeof(struct sock_filter);
+	char line[160];
 
 	if (s->len % sizeof(struct sock_filter) || n == 0 ||
 	    n > POLBIN_SECCOMP_MAX_INSNS)
 		return -1;
 	memcpy(prog, s->data, s->len);
-	return bpf_disasm(prog, n, out);
+	nr_in_acc(prog, n, nr);
+	if (fprintf(out, " line  OP   JT   JF   K\n"
+			 "=================================\n") < 0)
+		return -1;
+	for (size_t pc = 0; pc < n; pc++) {
+		const struct sock_filter *f = &prog[pc];
+		const char *name = NULL, *op = NULL;
+
+		switch (BPF_CLASS(f->code) == BPF_JMP ? BPF_OP(f->code) : 0) {
+		case BPF_JEQ:
+			op = "==";
+			break;
+		case BPF_JGE:
+			op = ">=";
+			break;
+		case BPF_JGT:
+			op = ">";
+			break;
+		}
+		if (nr[pc] && op && BPF_SRC(f->code) == BPF_K &&
+		    f->k < SYSCALL_NR_LIMIT)
+			name = syscall_name(SYSCALL_ARCH_X86_64, (int)f->k);
+		if (fprintf(out, "%s",
+			    bpf_disasm_insn(prog, n, pc, line, sizeof(line))) <
+			0 ||
+		    (name && fprintf(out, "  ; nr %s %s", op, name) < 0) ||
+		    fputc('\n', out) == EOF)
+			return -1;
+	}
+	return 0;
 }
 
 /*

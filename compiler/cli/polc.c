@@ -13,26 +13,41 @@
 #include "polbin.h"
 #include "prove/prove.h"
 #include "support/support.h"
+#include "tables/tables.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The standard library's folder, searched after -I and POLC_PATH. Absolute
+ * for the build tree's polc (the source tree's stdlib-policies); relative
+ * for an installed polc, and then relative to the folder the polc binary
+ * is in (/proc/self/exe), so an installed tree works wherever it was put,
+ * also under a DESTDIR. The Makefile sets it per build.
+ */
 #ifndef POLC_STDLIB_DIR
-#define POLC_STDLIB_DIR "/usr/local/share/polc/stdlib-policies"
+#define POLC_STDLIB_DIR "../share/polc/stdlib-policies"
 #endif
 
 #define MAX_SEARCH 64
 
 static const char usage[] =
     "usage: polc build [-I DIR]... [-o OUT.polbin] [--emit-bpf FILE] "
-    "POLICY.pol\n"
+    "[--max-errors N] POLICY.pol\n"
     "       polc dump FILE.polbin\n"
     "       polc fmt [-w] POLICY.pol\n"
-    "       polc check [-I DIR]... [--json] --boundary OLD NEW\n"
-    "       polc diff [-I DIR]... OLD NEW\n"
+    "       polc check [-I DIR]... [--json] [--max-errors N] --boundary OLD "
+    "NEW\n"
+    "       polc diff [-I DIR]... [--max-errors N] OLD NEW\n"
+    "       polc import oci [-o OUT.pol] [--cap CAP]... [--kernel X.Y]\n"
+    "                       [--int-args exact|kernel] [--name NAME]\n"
+    "                       [--max-errors N] PROFILE.json\n"
+    "       polc export oci [-I DIR]... [-o OUT.json] [--max-errors N] "
+    "POLICY\n"
     "       polc doctor\n"
     "       polc --help | --version\n"
     "\n"
@@ -42,12 +57,33 @@ static const char usage[] =
     "  check   prove that NEW allows nothing OLD does not, or print\n"
     "          re-checked counterexamples (OLD, NEW: .pol or .polbin)\n"
     "  diff    what NEW adds (+) and removes (-) relative to OLD\n"
+    "  import  an OCI/Docker seccomp profile as a policy, meaning what\n"
+    "          runc makes of it, for x86_64 (docs/OCI.md)\n"
+    "  export  the syscalls layer of POLICY (.pol or .polbin) as an OCI\n"
+    "          profile that runc decides as polc's program does\n"
     "  doctor  the kernel features this machine offers polexec\n"
     "\n"
+    "--max-errors N shows the first N errors (default 1000; 0: all).\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
-    "(colon-separated), then " POLC_STDLIB_DIR ".\n"
+    "(colon-separated), then the standard library (polc --version: where).\n"
     "Exit: 0 ok (check: within), 1 check: exceeds, 2 bad input or\n"
     "undecided, 3 compiler bug caught by validation.\n";
+
+/* --max-errors N: 0 (every error) up to INT_MAX. */
+static int parse_max_errors(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX) {
+		fprintf(stderr, "polc: --max-errors: '%s' is not a count\n", s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
 
 static int cmd_dump(int argc, char **argv)
 {
@@ -76,6 +112,31 @@ static int cmd_dump(int argc, char **argv)
 	return 0;
 }
 
+/* fmt -w: the layout into memory, then written back by output.c's rule
+ * (the file replaced atomically, its mode kept). */
+static int fmt_write_back(const struct ast_file *f, const char *path)
+{
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = 2;
+
+	if (!mem) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	if (ast_format(f, mem) == 0 && fclose(mem) == 0) {
+		if (output_write(path, text, len, err, sizeof(err)) == 0)
+			rc = 0;
+		else
+			fprintf(stderr, "polc: fmt: write %s: %s\n", path, err);
+	} else {
+		fputs("polc: fmt: out of memory\n", stderr);
+	}
+	free(text);
+	return rc;
+}
+
 static int cmd_fmt(int argc, char **argv)
 {
 	const struct src_file *src;
@@ -84,8 +145,6 @@ static int cmd_fmt(int argc, char **argv)
 	const char *path;
 	struct diag d;
 	int write_back = 0, rc = 2;
-	FILE *out = stdout;
-	char *tmp = NULL;
 
 	if (argc == 3 && !strcmp(argv[1], "-w"))
 		write_back = 1;
@@ -98,46 +157,43 @@ static int cmd_fmt(int argc, char **argv)
 	src = diag_load_file(&d, path, none);
 	if (!src || ast_parse(&d, src, &f))
 		goto out;
-	if (write_back) {
-		int fd;
-
-		if (asprintf(&tmp, "%s.fmt-XXXXXX", path) < 0) {
-			tmp = NULL;
-			goto out;
-		}
-		fd = mkstemp(tmp);
-		if (fd < 0 || !(out = fdopen(fd, "w"))) {
-			fprintf(stderr, "polc: fmt: %s: %s\n", tmp,
-				strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			out = NULL;
-			goto out;
-		}
-	}
-	if (ast_format(f, out) == 0 && fflush(out) == 0)
+	if (write_back)
+		rc = fmt_write_back(f, path);
+	else if (ast_format(f, stdout) == 0 && fflush(stdout) == 0)
 		rc = 0;
-	if (write_back) {
-		if (fclose(out) != 0)
-			rc = 2;
-		out = NULL;
-		if (rc == 0 && rename(tmp, path) != 0) {
-			fprintf(stderr, "polc: fmt: rename %s: %s\n", path,
-				strerror(errno));
-			rc = 2;
-		}
-	}
 out:
-	if (write_back && tmp) {
-		if (out)
-			fclose(out);
-		unlink(tmp); /* no-op after a successful rename */
-	}
-	free(tmp);
 	ast_file_destroy(&f);
 	diag_print(&d, stderr);
 	diag_fini(&d);
 	return rc;
+}
+
+/* The standard library's folder (POLC_STDLIB_DIR resolved), or NULL when
+ * a relative one cannot be resolved (no /proc): then it is not searched. */
+static const char *stdlib_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (POLC_STDLIB_DIR[0] == '/')
+		return POLC_STDLIB_DIR;
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(dir) - 1) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash ||
+	    (size_t)(slash - dir) + 1 + sizeof(POLC_STDLIB_DIR) > sizeof(dir)) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	memcpy(slash + 1, POLC_STDLIB_DIR, sizeof(POLC_STDLIB_DIR));
+	return dir;
 }
 
 /* Splits POLC_PATH and adds the standard library folder. */
@@ -154,59 +210,100 @@ static int add_search(const char **search, size_t *n, char **env_copy)
 			if (*n < MAX_SEARCH - 1)
 				search[(*n)++] = tok;
 	}
-	search[(*n)++] = POLC_STDLIB_DIR;
+	if (stdlib_dir())
+		search[(*n)++] = stdlib_dir();
 	return 0;
+}
+
+/*
+ * What build and export share on their command lines: -I folders, -o,
+ * --max-errors and one input; `own` takes a command's other options
+ * (returns 1 when it took argv[*i], moving *i past what it used). 0, or 2
+ * with the usage said.
+ */
+struct input_args {
+	const char *search[MAX_SEARCH];
+	size_t nsearch;
+	const char *input, *output;
+	int max_errors;
+	char *env_copy;
+};
+
+static int input_args(const char *cmd, int argc, char **argv, int first,
+		      struct input_args *a,
+		      int (*own)(void *ctx, int argc, char **argv, int *i),
+		      void *ctx)
+{
+	memset(a, 0, sizeof(*a));
+	a->max_errors = -1;
+	for (int i = first; i < argc; i++) {
+		const char *dir = NULL;
+
+		if (!strcmp(argv[i], "-I") && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strncmp(argv[i], "-I", 2) && argv[i][2])
+			dir = argv[i] + 2;
+		if (dir) {
+			if (a->nsearch >= MAX_SEARCH - 2) {
+				fputs("polc: too many -I folders\n", stderr);
+				return 2;
+			}
+			a->search[a->nsearch++] = dir;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			a->output = argv[++i];
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &a->max_errors))
+				return 2;
+		} else if (own && own(ctx, argc, argv, &i)) {
+			continue;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "polc: %s: unknown option '%s'\n%s",
+				cmd, argv[i], usage);
+			return 2;
+		} else if (a->input) {
+			fprintf(stderr, "polc: %s: one input at a time\n", cmd);
+			return 2;
+		} else {
+			a->input = argv[i];
+		}
+	}
+	if (!a->input) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (add_search(a->search, &a->nsearch, &a->env_copy)) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	return 0;
+}
+
+static int build_own(void *ctx, int argc, char **argv, int *i)
+{
+	struct build_opts *o = ctx;
+
+	if (strcmp(argv[*i], "--emit-bpf") || *i + 1 >= argc)
+		return 0;
+	o->emit_bpf = argv[++*i];
+	return 1;
 }
 
 static int cmd_build(int argc, char **argv)
 {
-	const char *search[MAX_SEARCH];
+	struct input_args a;
 	struct build_opts o;
-	char *env_copy = NULL;
-	size_t n = 0;
-	int i, rc;
+	int rc;
 
 	memset(&o, 0, sizeof(o));
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
-			if (n >= MAX_SEARCH - 2) {
-				fputs("polc: too many -I folders\n", stderr);
-				return 2;
-			}
-			search[n++] = argv[++i];
-		} else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) {
-			if (n >= MAX_SEARCH - 2) {
-				fputs("polc: too many -I folders\n", stderr);
-				return 2;
-			}
-			search[n++] = argv[i] + 2;
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			o.output = argv[++i];
-		} else if (!strcmp(argv[i], "--emit-bpf") && i + 1 < argc) {
-			o.emit_bpf = argv[++i];
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "polc: build: unknown option '%s'\n%s",
-				argv[i], usage);
-			return 2;
-		} else if (o.input) {
-			fprintf(stderr, "polc: build: one policy at a time\n");
-			return 2;
-		} else {
-			o.input = argv[i];
-		}
-	}
-	if (!o.input) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (add_search(search, &n, &env_copy)) {
-		fputs("polc: out of memory\n", stderr);
-		return 2;
-	}
-	o.search = search;
-	o.nsearch = n;
+	if ((rc = input_args("build", argc, argv, 1, &a, build_own, &o)))
+		return rc;
+	o.input = a.input;
+	o.output = a.output;
+	o.max_errors = a.max_errors;
+	o.search = a.search;
+	o.nsearch = a.nsearch;
 	rc = build_policy(&o);
-	free(env_copy);
+	free(a.env_copy);
 	return rc;
 }
 
@@ -216,6 +313,7 @@ struct prove_args {
 	size_t nsearch;
 	const char *old, *nw;
 	int json;
+	int max_errors; /* -1: the default */
 };
 
 static int add_dir(struct prove_args *a, const char *dir)
@@ -236,6 +334,7 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 	int npos = 0, i;
 
 	memset(a, 0, sizeof(*a));
+	a->max_errors = -1;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-I") && i + 1 < argc) {
 			if (add_dir(a, argv[++i]))
@@ -248,6 +347,9 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 			a->old = argv[++i];
 		} else if (check && !strcmp(argv[i], "--json")) {
 			a->json = 1;
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &a->max_errors))
+				return -1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "polc: %s: unknown option '%s'\n%s",
 				argv[0], argv[i], usage);
@@ -270,14 +372,19 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 	return 0;
 }
 
-/* Both sides, each a .pol or a re-validated .polbin. Returns 0 or 2. */
+/*
+ * Both sides, each a .pol or a re-validated .polbin. Returns 0 or 2. The
+ * two sides share one diag, printed once: a warning about a file both
+ * use (or a policy given as both) is shown once, not once per side.
+ */
 static int prove_inputs(struct prove_args *a, struct ir_policy **old,
 			struct ir_policy **nw)
 {
 	struct sema_opts so;
-	char *env_copy = NULL, err[640];
+	char *env_copy = NULL, err[640] = "";
 	const char *paths[2] = {a->old, a->nw};
 	struct ir_policy **outs[2] = {old, nw};
+	struct diag d;
 	int rc = 0;
 
 	if (add_search(a->search, &a->nsearch, &env_copy)) {
@@ -286,20 +393,16 @@ static int prove_inputs(struct prove_args *a, struct ir_policy **old,
 	}
 	so.search = a->search;
 	so.nsearch = a->nsearch;
-	for (int i = 0; i < 2 && !rc; i++) {
-		struct diag d;
-
-		diag_init(&d);
-		if (prove_load(&d, paths[i], &so, outs[i], err, sizeof(err))) {
-			diag_print(&d, stderr);
-			if (!d.errors)
-				fprintf(stderr, "polc: %s\n", err);
+	diag_init(&d);
+	if (a->max_errors >= 0)
+		d.max_errors = a->max_errors;
+	for (int i = 0; i < 2 && !rc; i++)
+		if (prove_load(&d, paths[i], &so, outs[i], err, sizeof(err)))
 			rc = 2;
-		} else {
-			diag_print(&d, stderr); /* warnings */
-		}
-		diag_fini(&d);
-	}
+	diag_print(&d, stderr); /* with warnings and notes */
+	if (rc && !d.errors)
+		fprintf(stderr, "polc: %s\n", err);
+	diag_fini(&d);
 	free(env_copy);
 	if (rc) {
 		ir_policy_destroy(old);
@@ -372,6 +475,97 @@ static int cmd_diff(int argc, char **argv)
 	return rc ? 2 : 0;
 }
 
+#define MAX_CAPS 64
+
+static int cmd_import(int argc, char **argv)
+{
+	const char *caps[MAX_CAPS];
+	struct oci_import_opts o;
+	char kernel[16];
+	unsigned maj = 0, min = 0;
+	int i;
+
+	memset(&o, 0, sizeof(o));
+	o.max_errors = -1;
+	o.caps = caps;
+	if (argc < 2 || strcmp(argv[1], "oci")) {
+		fprintf(stderr, "polc: import: the one format is 'oci'\n%s",
+			usage);
+		return 2;
+	}
+	sscanf(syscall_table_kernel(), "%u.%u", &maj, &min);
+	snprintf(kernel, sizeof(kernel), "%u.%u", maj, min);
+	o.kernel = kernel;
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			o.output = argv[++i];
+		} else if (!strcmp(argv[i], "--cap") && i + 1 < argc) {
+			if (o.ncaps == MAX_CAPS) {
+				fputs("polc: import: too many --cap\n", stderr);
+				return 2;
+			}
+			caps[o.ncaps++] = argv[++i];
+		} else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+			o.kernel = argv[++i];
+		} else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
+			o.arch = argv[++i];
+		} else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+			o.name = argv[++i];
+		} else if (!strcmp(argv[i], "--int-args") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "kernel"))
+				o.kernel_view = 1;
+			else if (strcmp(argv[i], "exact")) {
+				fprintf(stderr,
+					"polc: import: --int-args exact or "
+					"kernel, not '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			if (parse_max_errors(argv[++i], &o.max_errors))
+				return 2;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "polc: import: unknown option '%s'\n%s",
+				argv[i], usage);
+			return 2;
+		} else if (o.input) {
+			fputs("polc: import: one profile at a time\n", stderr);
+			return 2;
+		} else {
+			o.input = argv[i];
+		}
+	}
+	if (!o.input) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return import_oci(&o);
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	struct oci_export_opts o;
+	struct input_args a;
+	int rc;
+
+	if (argc < 2 || strcmp(argv[1], "oci")) {
+		fprintf(stderr, "polc: export: the one format is 'oci'\n%s",
+			usage);
+		return 2;
+	}
+	if ((rc = input_args("export", argc, argv, 2, &a, NULL, NULL)))
+		return rc;
+	o = (struct oci_export_opts){.input = a.input,
+				     .output = a.output,
+				     .search = a.search,
+				     .nsearch = a.nsearch,
+				     .max_errors = a.max_errors};
+	rc = export_oci(&o);
+	free(a.env_copy);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -383,8 +577,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("polc %s\n", POLC_VERSION);
-		return 0;
+		const char *std = stdlib_dir();
+
+		printf("polc %s\nstandard library: %s\n", POLC_VERSION,
+		       std ? std : "not found (/proc/self/exe is unreadable)");
+		return fflush(stdout) ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "build"))
 		return cmd_build(argc - 1, argv + 1);
@@ -403,6 +600,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "diff"))
 		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return cmd_export(argc - 1, argv + 1);
 	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);
 	return 2;
 }

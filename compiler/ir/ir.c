@@ -19,9 +19,9 @@ struct ir_policy *ir_policy_create(void)
 
 	if (!p)
 		return NULL;
-	p->sys.def.kind = IR_ACT_KILL_PROCESS;
-	p->sys.badarch.kind = IR_ACT_KILL_PROCESS;
-	p->net.mode = IR_NET_NONE;
+	p->sys.def.kind = IR_DEFAULT_ACTION;
+	p->sys.badarch.kind = IR_DEFAULT_BADARCH;
+	p->net.mode = IR_NET_HOST; /* no net block: the host's network */
 	return p;
 }
 
@@ -261,9 +261,49 @@ static void net_entry_normalize(struct ir_net_entry *e)
 		e->addr[i / 8] &= (uint8_t) ~(0x80u >> (i % 8));
 }
 
+/*
+ * The defaults (ir.h) written out, so that no reader supplies one: a
+ * limit bit clear means unlimited, the Landlock requirement is the IR's,
+ * and a policy without a net block says host. What cannot come from the
+ * semantic pass (values without their block) is cleared, so the reader of
+ * a hostile IR refuses it as not canonical.
+ */
+static void resolve_defaults(struct ir_policy *p)
+{
+	struct ir_limits *l = &p->limits;
+	struct ir_landlock *ll = &p->landlock;
+	int ports = p->net.present && p->net.mode == IR_NET_HOST &&
+		    (p->net.nconnect || p->net.nbind);
+
+	if (!p->net.present)
+		p->net.mode = IR_NET_HOST;
+	if (!l->present)
+		memset(l, 0, sizeof(*l));
+	if (!(l->set >> IR_LIM_CORE & 1)) {
+		l->set |= 1u << IR_LIM_CORE;
+		l->value[IR_LIM_CORE] = IR_DEFAULT_CORE;
+	}
+	if (!(l->set >> IR_LIM_GRACE & 1)) {
+		l->set |= 1u << IR_LIM_GRACE;
+		l->value[IR_LIM_GRACE] = IR_DEFAULT_GRACE_MS;
+	}
+	if (!ll->present && (p->fs.present || ports)) {
+		ll->present = 1;
+		ll->mode = IR_DEFAULT_LL_MODE;
+		ll->abi_min =
+		    ports ? IR_DEFAULT_LL_ABI_PORTS : IR_DEFAULT_LL_ABI;
+	}
+	if (!ll->present)
+		memset(ll, 0, sizeof(*ll));
+	else if (ll->abi_min < IR_DEFAULT_LL_ABI)
+		ll->abi_min = IR_DEFAULT_LL_ABI;
+}
+
 int ir_canonicalize(struct ir_policy *p)
 {
 	uint32_t i, n;
+
+	resolve_defaults(p);
 
 	if (p->sys.def.kind != IR_ACT_ERRNO)
 		p->sys.def.errnum = 0;
@@ -315,6 +355,17 @@ int ir_canonicalize(struct ir_policy *p)
 		}
 		p->net.nentries = out;
 	}
+	/* Port 0 cannot be connected to: loopback `*` is 1-65535. */
+	for (i = 0, n = 0; i < p->net.nloopback; i++) {
+		struct ir_port_range r = p->net.loopback[i];
+
+		if (r.hi == 0 || r.lo > r.hi)
+			continue;
+		if (r.lo == 0)
+			r.lo = 1;
+		p->net.loopback[n++] = r;
+	}
+	p->net.nloopback = n;
 	if (p->net.nloopback) {
 		qsort(p->net.loopback, p->net.nloopback,
 		      sizeof(*p->net.loopback), range_qcmp);
@@ -418,6 +469,18 @@ const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 		if (!strcmp(name, s->calls[lo].name))
 			return &s->calls[lo];
 	return NULL;
+}
+
+const struct ir_syscall *ir_syscall_for_nr(const struct ir_syscalls *s, int nr)
+{
+	const char *name = syscall_name(SYSCALL_ARCH_X86_64, nr);
+	const struct ir_syscall *sc = name ? ir_find_syscall(s, name) : NULL;
+	char num[16];
+
+	if (sc || nr < 0 || nr >= SYSCALL_NR_LIMIT)
+		return sc;
+	snprintf(num, sizeof(num), "%d", nr);
+	return ir_find_syscall(s, num);
 }
 
 int ir_is_identifier(const char *s)

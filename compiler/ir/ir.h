@@ -17,7 +17,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define IR_VERSION 3 /* 2: limits carry a mode; 3: fs observe */
+#include "sections.h" /* POLBIN_LIMITS_GRACE_MS */
+
+/*
+ * 2: limits carry a require / best_effort mode.
+ * 3: every default is written out (ir_canonicalize()): core and grace, the
+ *    Landlock requirement of an fs section or port rules, the net mode of
+ *    a policy without a net block.
+ * 4: fs observe (destructive calls in the run record) and its workspace.
+ */
+#define IR_VERSION 4
 
 /* Hard limits, named so that hostile IR and policies are refused early. */
 #define IR_MAX_ATOMS	8    /* atoms in one conjunction */
@@ -155,10 +164,16 @@ struct ir_fs {
 	char *workspace;
 };
 
+/*
+ * The Landlock layer and its requirement. present: the layer is on (a
+ * `landlock` statement, an fs section, or `net host` port rules); the
+ * requirement is then the statement's, or the default (IR_DEFAULT_LL_*),
+ * written out by ir_canonicalize(). Without the layer, all zero.
+ */
 struct ir_landlock {
-	int present; /* the policy states a requirement */
-	uint32_t abi_min;
-	uint32_t mode; /* enum ir_landlock_mode */
+	int present;
+	uint32_t abi_min; /* 1..64 when present */
+	uint32_t mode;	  /* enum ir_landlock_mode */
 };
 
 enum ir_net_mode {
@@ -200,8 +215,8 @@ struct ir_port_range {
 };
 
 struct ir_net {
-	int present;
-	uint32_t mode; /* enum ir_net_mode */
+	int present;   /* the policy has a net block */
+	uint32_t mode; /* enum ir_net_mode; without a block: IR_NET_HOST */
 	uint32_t nentries;
 	struct ir_net_entry *entries; /* filtered mode */
 	uint32_t nloopback;
@@ -219,8 +234,8 @@ enum ir_limit {
 	IR_LIM_CPU,	   /* milliseconds of CPU time */
 	IR_LIM_WALL,	   /* milliseconds */
 	IR_LIM_FSIZE,	   /* bytes */
-	IR_LIM_CORE,	   /* bytes; 0 when unset: core dumps off by default */
-	IR_LIM_GRACE,	   /* milliseconds between SIGTERM and SIGKILL */
+	IR_LIM_CORE,	   /* bytes; IR_DEFAULT_CORE unless given */
+	IR_LIM_GRACE,	   /* ms, SIGTERM/SIGXCPU to SIGKILL */
 	IR_LIM_COUNT
 };
 
@@ -234,10 +249,15 @@ enum ir_limits_mode {
 	IR_LIMITS_REQUIRE = 1,
 };
 
+/*
+ * The limits in force. After ir_canonicalize() core and grace are always
+ * set (their defaults unless the policy gives them), with or without a
+ * limits block; a limit whose bit is clear is unlimited.
+ */
 struct ir_limits {
-	int present;
+	int present;   /* the policy has a limits block */
 	uint32_t mode; /* enum ir_limits_mode; 0 when !present */
-	uint32_t set;  /* bit i: limit i was given */
+	uint32_t set;  /* bit i: limit i is in force */
 	uint64_t value[IR_LIM_COUNT];
 };
 
@@ -271,6 +291,24 @@ struct ir_policy {
 	struct ir_env env;
 };
 
+/*
+ * The defaults of the language (docs/LANGUAGE.md), defined here and
+ * nowhere else. The semantic pass starts from them (ir_policy_create(),
+ * companions_add()) and ir_canonicalize() writes out those a canonical IR
+ * always carries, so the backends, `polc dump` and the prover all read the
+ * one effective value from the IR and none of them supplies its own.
+ */
+#define IR_DEFAULT_ACTION  IR_ACT_KILL_PROCESS /* `syscalls` without default */
+#define IR_DEFAULT_BADARCH IR_ACT_KILL_PROCESS /* no `badarch` statement */
+/* The syscalls layer the egress companions bring to a policy without one. */
+#define IR_COMPANION_ACTION IR_ACT_ALLOW
+#define IR_DEFAULT_CORE	    0u			   /* bytes: no core dumps */
+#define IR_DEFAULT_GRACE_MS POLBIN_LIMITS_GRACE_MS /* SIGTERM to SIGKILL */
+/* An fs section or port rules without a `landlock` statement. */
+#define IR_DEFAULT_LL_MODE	IR_LL_REQUIRE
+#define IR_DEFAULT_LL_ABI	1u
+#define IR_DEFAULT_LL_ABI_PORTS 4u /* TCP ports came with ABI 4 */
+
 /* Status codes shared by the IR functions. */
 #define IR_OK	  0
 #define IR_ENOMEM -1
@@ -279,7 +317,10 @@ struct ir_policy {
 struct ir_policy *ir_policy_create(void);
 void ir_policy_destroy(struct ir_policy **p);
 
-/* Sort, deduplicate and fold. Idempotent. Returns IR_OK or IR_ENOMEM. */
+/*
+ * Sort, deduplicate and fold, and write out the defaults (above).
+ * Idempotent. Returns IR_OK or IR_ENOMEM.
+ */
 int ir_canonicalize(struct ir_policy *p);
 
 /*
@@ -321,6 +362,13 @@ struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
 
 const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,
 					 const char *name);
+
+/*
+ * The IR syscall for x86_64 number nr: the one named as the syscall table
+ * names nr, or the one named by the number itself (how the IR keeps a
+ * number no table names); NULL when the policy names neither.
+ */
+const struct ir_syscall *ir_syscall_for_nr(const struct ir_syscalls *s, int nr);
 
 /*
  * The shapes of names, shared by the semantic pass (which produces them)

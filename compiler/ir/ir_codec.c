@@ -7,6 +7,7 @@
  * bytes, so a non-canonical (reordered, duplicated) section is refused too.
  */
 #include "ir.h"
+#include "tables/tables.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -385,8 +386,9 @@ static void get_sys(struct rbuf *r, struct ir_syscalls *s)
 		struct ir_syscall *sc = &s->calls[i];
 		char *name = get_str(r, 1);
 
-		if (name && (strlen(name) >= sizeof(sc->name) ||
-			     !ir_is_identifier(name)))
+		if (name &&
+		    (strlen(name) >= sizeof(sc->name) ||
+		     (!ir_is_identifier(name) && !syscall_is_number(name))))
 			rfail(r, "bad syscall name");
 		else if (name)
 			strcpy(sc->name, name);

@@ -176,9 +176,32 @@ void ir_print_atom(FILE *out, const char *syscall, const struct ir_atom *a)
 		fputs(name, out);
 	else
 		fprintf(out, "arg%u", a->arg);
+	/* Only the upper half: ARG.hi, as the policy wrote it. */
+	if (a->width == 64 && !(uint32_t)a->mask && !(uint32_t)a->value) {
+		fputs(".hi", out);
+		if (a->mask != 0xffffffff00000000ull)
+			fprintf(out, " & 0x%" PRIx64, a->mask >> 32);
+		fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op),
+			a->value >> 32);
+		return;
+	}
 	if (a->mask != full)
 		fprintf(out, " & 0x%" PRIx64, a->mask);
 	fprintf(out, " %s 0x%" PRIx64, ir_op_str(a->op), a->value);
+}
+
+/*
+ * How a syscall is shown: its name; a number (kept by a polc whose table
+ * did not name it) by the name this polc's table gives it, if any.
+ */
+static const char *shown_name(const struct ir_syscall *sc)
+{
+	const char *name = NULL;
+
+	if (syscall_is_number(sc->name))
+		name =
+		    syscall_name(SYSCALL_ARCH_X86_64, syscall_ir_nr(sc->name));
+	return name ? name : sc->name;
 }
 
 static int unconditional(const struct ir_syscall *sc)
@@ -228,7 +251,7 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 					fprintf(out, "    %s",
 						ir_action_str(cur, buf,
 							      sizeof(buf)));
-				fprintf(out, " %s", sc->name);
+				fprintf(out, " %s", shown_name(sc));
 				if (++col == 8) {
 					fputc('\n', out);
 					col = 0;
@@ -248,10 +271,11 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 
 			fprintf(out, "    %s %s",
 				ir_action_str(&r->action, buf, sizeof(buf)),
-				sc->name);
+				shown_name(sc));
 			for (k = 0; k < r->natoms; k++) {
 				fputs(k ? " && " : " if ", out);
-				ir_print_atom(out, sc->name, &r->atoms[k]);
+				ir_print_atom(out, shown_name(sc),
+					      &r->atoms[k]);
 			}
 			fputc('\n', out);
 		}
@@ -271,6 +295,11 @@ static void print_scaled(FILE *out, uint64_t v, const char *const *units,
 	fprintf(out, "%" PRIu64 "%s", v / scale[i], units[i]);
 }
 
+/*
+ * Every limit in force, the defaults included (the IR has them written
+ * out). Without a limits block they follow as a comment: the text stays a
+ * policy that compiles to the same IR.
+ */
 static void print_limits(const struct ir_policy *p, FILE *out)
 {
 	static const char *const sizes[] = {"", "KiB", "MiB", "GiB", "TiB"};
@@ -278,17 +307,21 @@ static void print_limits(const struct ir_policy *p, FILE *out)
 					      1ull << 30, 1ull << 40};
 	static const char *const times[] = {"ms", "s", "m", "h"};
 	static const uint64_t time_scale[] = {1, 1000, 60000, 3600000};
+	const char *indent = p->limits.present ? "    " : " ";
 	int i;
 
-	fprintf(out, "  limits %s {\n",
-		p->limits.mode == IR_LIMITS_REQUIRE ? "require"
-						    : "best_effort");
+	if (p->limits.present)
+		fprintf(out, "  limits %s {\n",
+			p->limits.mode == IR_LIMITS_REQUIRE ? "require"
+							    : "best_effort");
+	else
+		fputs("  # no limits block; in force:", out);
 	for (i = 0; i < IR_LIM_COUNT; i++) {
 		uint64_t v = p->limits.value[i];
 
 		if (!(p->limits.set & (1u << i)))
 			continue;
-		fprintf(out, "    %s ", ir_limit_name((enum ir_limit)i));
+		fprintf(out, "%s%s ", indent, ir_limit_name((enum ir_limit)i));
 		if (i == IR_LIM_MEMORY || i == IR_LIM_FSIZE || i == IR_LIM_CORE)
 			print_scaled(out, v, sizes, size_scale, 5);
 		else if (i == IR_LIM_CPU || i == IR_LIM_WALL ||
@@ -296,9 +329,10 @@ static void print_limits(const struct ir_policy *p, FILE *out)
 			print_scaled(out, v, times, time_scale, 4);
 		else
 			fprintf(out, "%" PRIu64, v);
-		fputc('\n', out);
+		if (p->limits.present)
+			fputc('\n', out);
 	}
-	fputs("  }\n", out);
+	fputs(p->limits.present ? "  }\n" : "\n", out);
 }
 
 static void print_env(const struct ir_policy *p, FILE *out)
@@ -363,8 +397,7 @@ int ir_print(const struct ir_policy *p, FILE *out)
 		print_net(p, out);
 	if (p->sys.present)
 		print_syscalls(p, out);
-	if (p->limits.present)
-		print_limits(p, out);
+	print_limits(p, out);
 	if (p->env.present)
 		print_env(p, out);
 	fputs("}\n", out);

@@ -5,7 +5,7 @@
  * It reads two IRs and nothing else, and decides every dimension exactly:
  * syscalls (every x86_64 number and argument vector, the bad-arch action,
  * the presence of the filter), filesystem (every path and right, variables
- * symbolic, `follow` and `optional`), network (mode, every address, port,
+ * symbolic, `follow`), network (mode, every address, port,
  * protocol, name and loopback port), limits, environment and the Landlock
  * requirement. docs/PROVER.md is the contract: the semantics decided, the
  * order of actions, how each dimension is decided, the output formats.
@@ -113,6 +113,10 @@ struct prove_result {
 	size_t nnotes;
 	struct prove_finding *notes; /* differences that are not findings */
 	char fresh[64]; /* the fresh first component of fs witnesses */
+	/* How the syscalls were decided, for tests and benchmarks: the
+	 * syscalls whose clause search ran past its budget, and the Z3
+	 * queries asked for them (one per threshold). */
+	size_t z3_syscalls, z3_queries;
 };
 
 struct prove_opts {
@@ -154,7 +158,10 @@ int prove_print_diff(const struct prove_result *added,
  * Load one side: a .polbin (recognized by its magic) through its IR
  * section after re-validating that every compiled section is exactly what
  * the backends make of that IR, or a .pol through the semantic pass (its
- * diagnostics land in d). Returns PROVE_OK, PROVE_EINVAL or PROVE_ENOMEM.
+ * diagnostics land in d) and every check `polc build` makes after it, so
+ * what build refuses is refused here with build's message. Returns
+ * PROVE_OK, PROVE_EINVAL, PROVE_ENOMEM or PROVE_EINTERNAL (a compiler bug
+ * caught by translation validation).
  */
 int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
 	       struct ir_policy **out, char *err, size_t errlen);
@@ -189,13 +196,6 @@ const char *prove_fs_target(const char *fresh, char *buf, size_t len);
  */
 uint32_t prove_fs_rights(const struct ir_policy *p,
 			 const struct prove_fs_world *w, const char *path);
-
-/*
- * The flags of the rules on the folder `path` names (~ and ${HOME} name
- * one folder): follow if one has it, optional if all have it. -1 when
- * there is none, -2 when out of memory.
- */
-int prove_fs_flags(const struct ir_policy *p, const char *path);
 
 /* Does the policy let the box reach d? 1 yes, 0 no. */
 int prove_net_allows(const struct ir_policy *p,

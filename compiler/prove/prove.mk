@@ -25,7 +25,24 @@ $(B)/tests/prover/test_prove_random: $(B)/tests/prover/test_prove_random.o \
 		$(PROVE_TEST_OBJS)
 	$(PROVE_TEST_LINK)
 
-PROVE_TESTS := $(B)/tests/prover/test_prove $(B)/tests/prover/test_prove_random
+# The differential test: verdicts against the compiled artifacts, through
+# a model of its own (tests/prover/diff_*.c); make check runs 3000 pairs
+# of seed 1, `make prove-fuzz SEED=N COUNT=M` as many as asked.
+PROVE_DIFF_OBJS := $(B)/tests/prover/test_prove_diff.o \
+                   $(B)/tests/prover/diff_gen.o $(B)/tests/prover/diff_model.o
+$(B)/tests/prover/test_prove_diff.o: $(B)/lang/parser.h
+$(B)/tests/prover/test_prove_diff: $(PROVE_DIFF_OBJS) $(PROVE_TEST_OBJS)
+	$(PROVE_TEST_LINK)
+
+PROVE_TESTS := $(B)/tests/prover/test_prove $(B)/tests/prover/test_prove_random \
+               $(B)/tests/prover/test_prove_diff
 TEST_BINS += $(PROVE_TESTS)
 CHECKS    += $(PROVE_TESTS) tests/prover/run.sh
 tests: $(PROVE_TESTS)
+
+SEED  ?= $(shell date +%s)
+COUNT ?= 20000
+prove-fuzz: $(B)/tests/prover/test_prove_diff
+	$(B)/tests/prover/test_prove_diff $(SEED) $(COUNT)
+
+.PHONY: prove-fuzz

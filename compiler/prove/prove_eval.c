@@ -9,9 +9,9 @@
 #include "backend/backend.h"
 #include "prove.h"
 #include "sections.h"
+#include "tables/tables.h"
 
 #include <linux/audit.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +21,17 @@
 struct ir_action prove_sys_action(const struct ir_policy *p,
 				  const struct prove_sys_point *pt)
 {
-	const struct ir_syscall *sc = NULL;
+	const struct ir_syscall *sc;
 	struct ir_action allow = {IR_ACT_ALLOW, 0};
-	char *name;
 
 	/* No syscalls block: no seccomp filter is installed at all. */
 	if (!p->sys.present)
 		return allow;
 	if (pt->arch != AUDIT_ARCH_X86_64 || pt->nr >= X32_BIT)
 		return p->sys.badarch;
-	/* Number to name here; the decider goes name to number. */
-	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, (int)pt->nr);
-	if (name)
-		sc = ir_find_syscall(&p->sys, name);
-	free(name);
+	/* Number to syscall here; the decider goes name to number. */
+	sc = pt->nr < SYSCALL_NR_LIMIT ? ir_syscall_for_nr(&p->sys, (int)pt->nr)
+				       : NULL;
 	return ir_eval_syscall(&p->sys, sc, pt->args);
 }
 
@@ -45,9 +42,9 @@ uint32_t prove_fs_handled(const struct ir_policy *p)
 	/*
 	 * Without an fs block there is no Landlock ruleset, so nothing is
 	 * handled. With one, every filesystem right is handled: a right no
-	 * rule grants is denied everywhere.
+	 * rule grants is denied everywhere. The backend's one definition.
 	 */
-	return p->fs.present ? IR_FS_ALL : 0;
+	return landlock_handled_fs(p);
 }
 
 const char *prove_fs_target(const char *fresh, char *buf, size_t len)
@@ -146,34 +143,6 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 	free(q);
 	free(s);
 	return acc;
-}
-
-int prove_fs_flags(const struct ir_policy *p, const char *path)
-{
-	char *q = bind(path, "F"), *l;
-	int flags = -1;
-
-	if (!q)
-		return -2;
-	for (uint32_t i = 0; p->fs.present && i < p->fs.nrules; i++) {
-		uint32_t fl = p->fs.rules[i].flags;
-
-		l = bind(p->fs.rules[i].path, "F");
-		if (!l) {
-			flags = -2;
-			break;
-		}
-		/* Optional only if every rule there is; follow if any is. */
-		if (!strcmp(l, q))
-			flags = flags < 0 ? (int)fl
-					  : (int)((((uint32_t)flags | fl) &
-						   IR_FS_FOLLOW) |
-						  ((uint32_t)flags & fl &
-						   IR_FS_OPTIONAL));
-		free(l);
-	}
-	free(q);
-	return flags;
 }
 
 /* ---- Network --------------------------------------------------------- */

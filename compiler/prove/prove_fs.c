@@ -28,9 +28,11 @@
  *     fresh folder, where OLD grants its `/` rule's rights and, if OLD
  *     also follows p, that rule's rights. A rule without `follow` on a
  *     path through a symlink is not installed, so it grants nothing.
- *   - `optional`: NEW making optional a path OLD requires (the same path,
- *     without `optional`) is reported: the boundary refuses to start
- *     without that path, NEW starts anyway. docs/PROVER.md says why.
+ *   - `optional`, and a required rule's refusal to start where its path
+ *     is missing, are start conditions on the world's content: not part
+ *     of the boundary (docs/PROVER.md, "Start conditions"). A rule on a
+ *     missing path grants nothing, skipped or refused, so `optional` is
+ *     never compared.
  *   - No fs block: no Landlock ruleset, every right everywhere.
  */
 #include "prove_int.h"
@@ -125,10 +127,8 @@ static int same_folder(const struct fpath *a, const struct fpath *b)
 }
 
 /*
- * The rules of v on the folder q (~ and ${HOME} name one folder, so there
- * may be two): the rights of those that follow symlinks; whether one of
- * them is required (not optional), -1 when there is none; the index of
- * the first.
+ * The rights of the rules of v on the folder q (~ and ${HOME} name one
+ * folder, so there may be two) that follow symlinks.
  */
 static uint32_t follow_rights(const struct fsv *v, const struct fpath *q)
 {
@@ -139,26 +139,6 @@ static uint32_t follow_rights(const struct fsv *v, const struct fpath *q)
 		    (v->p->fs.rules[i].flags & IR_FS_FOLLOW))
 			acc |= v->p->fs.rules[i].rights;
 	return acc;
-}
-
-static int required(const struct fsv *v, const struct fpath *q)
-{
-	int r = -1;
-
-	for (uint32_t i = 0; i < v->n; i++)
-		if (same_folder(&v->f[i], q))
-			r = r == 1 ||
-			    !(v->p->fs.rules[i].flags & IR_FS_OPTIONAL);
-	return r;
-}
-
-static uint32_t first_on(const struct fsv *v, const struct fpath *q)
-{
-	uint32_t i = 0;
-
-	while (i < v->n && !same_folder(&v->f[i], q))
-		i++;
-	return i;
 }
 
 /* A first component no absolute rule path of either policy starts with. */
@@ -232,34 +212,6 @@ static int report(struct prover *pv, const char *path, uint32_t rights,
 	return prove_add(pv, 0, &f);
 }
 
-static int optional(struct prover *pv, const struct ir_fs_rule *r)
-{
-	struct prove_finding f = {0};
-	struct sbuf s = {0};
-	int fn = prove_fs_flags(pv->nw, r->path);
-	int fo = prove_fs_flags(pv->old, r->path);
-
-	if (fn == -2 || fo == -2)
-		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
-	if (fn < 0 || !(fn & IR_FS_OPTIONAL) || fo < 0 || (fo & IR_FS_OPTIONAL))
-		return prove_fail(pv, PROVE_EINTERNAL,
-				  "internal error: optional witness %s does "
-				  "not re-check",
-				  r->path);
-	sb_printf(&s, "optional %s", r->path);
-	f.dim = PROVE_DIM_FS;
-	f.witness = sb_take(&s);
-	f.new_s = strdup("starts without it");
-	f.old_s = strdup("refuses to start without it");
-	f.kind = PROVE_PT_FS;
-	f.fs.path = strdup(r->path);
-	if (!f.fs.path) {
-		prove_finding_free(&f);
-		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
-	}
-	return prove_add(pv, 0, &f);
-}
-
 static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
 {
 	int rc = PROVE_OK;
@@ -281,10 +233,6 @@ static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
 				rc = report(pv, r->path, fol, 1, "grants",
 					    "does not");
 		}
-		/* Once per folder: NEW requires it nowhere, OLD does. */
-		if (!rc && first_on(nv, q) == i && required(nv, q) == 0 &&
-		    required(ov, q) == 1)
-			rc = optional(pv, r);
 	}
 	return rc;
 }

@@ -53,12 +53,13 @@ void prove_finding_free(struct prove_finding *f);
 void prove_rights_str(struct sbuf *b, uint32_t rights);
 
 /*
- * Z3 on one syscall (prove_z3.c): 1 with args when NEW exceeds OLD at
- * some vector, 0 when not, or a status (PROVE_UNDECIDED with err).
+ * Z3 on one syscall at threshold t (prove_z3.c): 1 with args when some
+ * vector has rank(NEW) >= t > rank(OLD), 0 when none has, or a status
+ * (PROVE_UNDECIDED with err).
  */
 int prove_z3_exceeds(struct prover *pv, const char *name,
 		     const struct ir_syscall *nsc, const struct ir_syscall *osc,
-		     uint64_t args[6]);
+		     uint8_t t, uint64_t args[6]);
 void prove_z3_free(struct prover *pv);
 
 /* The dimensions, in output order. Each returns PROVE_OK or a status. */

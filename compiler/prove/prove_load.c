@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The prover's inputs. A source goes through the semantic pass. An
+ * The prover's inputs. A source goes through the semantic pass and what
+ * `polc build` checks after it (check_builds() below). An
  * artifact is judged by the IR it really enforces: it is read with the
  * hostile-input reader polexec uses, its IR section decoded, and then
  * every backend is run again on that IR; the artifact's compiled sections
@@ -96,6 +97,36 @@ int prove_load_artifact(const uint8_t *buf, size_t len, struct ir_policy **out,
 	return PROVE_OK;
 }
 
+/*
+ * A source is judged only if `polc build` would write its artifact: the
+ * same checks after the semantic pass (backends_build(): the IR reads
+ * back, every backend compiles, translation validation passes), refused
+ * with build's message. Otherwise check would give verdicts on policies
+ * that can never run (a filter over the kernel's 4,096 instructions).
+ */
+static int check_builds(const struct ir_policy *p, const char *path,
+			struct ir_policy **out, char *err, size_t errlen)
+{
+	struct compiled c;
+	uint8_t *ir = NULL;
+	size_t irlen = 0;
+	char why[512];
+	int rc = backends_build(p, &c, &ir, &irlen, why, sizeof(why));
+
+	free(ir);
+	backends_free(&c);
+	if (!rc)
+		return PROVE_OK;
+	ir_policy_destroy(out);
+	if (rc == 3)
+		return fail(err, errlen, PROVE_EINTERNAL,
+			    "%s: internal error: %s; please report this bug",
+			    path, why);
+	return fail(err, errlen,
+		    strcmp(why, "out of memory") ? PROVE_EINVAL : PROVE_ENOMEM,
+		    "%s: %s", path, why);
+}
+
 int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
 	       struct ir_policy **out, char *err, size_t errlen)
 {
@@ -122,5 +153,5 @@ int prove_load(struct diag *d, const char *path, const struct sema_opts *so,
 	if (sema_compile(d, path, so, out))
 		return fail(err, errlen, d->oom ? PROVE_ENOMEM : PROVE_EINVAL,
 			    "%s: not a valid policy", path);
-	return PROVE_OK;
+	return check_builds(*out, path, out, err, errlen);
 }

@@ -28,56 +28,133 @@ static int add(struct prover *pv, enum prove_dim dim, char *what, char *new_s,
 /* ---- Limits ---------------------------------------------------------- */
 
 /*
- * The limit in force: its value when set; `core` unset is 0 (polexec
- * turns core dumps off unless the policy sets a size); any other limit
- * unset is unlimited (returns 0 with *unlimited set).
+ * What the box may use under p, from the limits polexec applies: the IR's,
+ * every default written out (ir_canonicalize()), a clear bit unlimited.
+ * Five limits are plain ceilings. Time and CPU are where grace acts:
+ * polexec sends SIGTERM at `wall` and SIGKILL one grace later; RLIMIT_CPU
+ * is cpu in whole seconds rounded up (SIGXCPU), its hard limit one grace,
+ * rounded up, later (SIGKILL). The box may ignore SIGTERM and SIGXCPU, so
+ * its ceilings are wall + grace and ceil(cpu) + ceil(grace) seconds;
+ * grace alone bounds nothing (without wall and cpu it never acts).
  */
-static uint64_t limit_of(const struct ir_policy *p, unsigned i, int *unlimited)
+enum ceiling {
+	CEIL_MEMORY,
+	CEIL_PIDS,
+	CEIL_NOFILE,
+	CEIL_CPU,  /* seconds of CPU, each process */
+	CEIL_TIME, /* milliseconds from start */
+	CEIL_FSIZE,
+	CEIL_CORE,
+	CEIL_COUNT
+};
+
+/* The limit each ceiling comes from, besides grace. */
+static const enum ir_limit ceil_limit[CEIL_COUNT] = {
+    IR_LIM_MEMORY, IR_LIM_PIDS,	 IR_LIM_NOFILE, IR_LIM_CPU,
+    IR_LIM_WALL,   IR_LIM_FSIZE, IR_LIM_CORE,
+};
+
+static int has_limit(const struct ir_policy *p, enum ir_limit i)
 {
-	*unlimited = 0;
-	if (p->limits.present && (p->limits.set >> i & 1u))
-		return p->limits.value[i];
-	if (i == IR_LIM_CORE)
-		return 0;
-	*unlimited = 1;
-	return 0;
+	return p->limits.set >> i & 1u;
 }
 
-static char *limit_str(unsigned i, uint64_t v, int unlimited)
+static uint64_t secs_up(uint64_t ms)
+{
+	return ms / 1000 + (ms % 1000 != 0);
+}
+
+/* The ceiling, or 0 with *unlimited set. */
+static uint64_t ceiling_of(const struct ir_policy *p, enum ceiling c,
+			   int *unlimited)
+{
+	enum ir_limit i = ceil_limit[c];
+	uint64_t grace =
+	    has_limit(p, IR_LIM_GRACE) ? p->limits.value[IR_LIM_GRACE] : 0;
+
+	*unlimited = !has_limit(p, i);
+	if (*unlimited)
+		return 0;
+	if (c == CEIL_TIME)
+		return p->limits.value[i] + grace;
+	if (c == CEIL_CPU)
+		return secs_up(p->limits.value[i]) + secs_up(grace);
+	return p->limits.value[i];
+}
+
+static void size_str(struct sbuf *s, uint64_t v)
 {
 	static const char *const sizes[] = {"TiB", "GiB", "MiB", "KiB"};
-	struct sbuf s = {0};
 
-	if (unlimited) {
-		sb_printf(&s, "unlimited (not set)");
+	for (unsigned k = 0; k < 4; k++) {
+		uint64_t unit = 1ull << (10 * (4 - k));
+
+		if (v && v % unit == 0) {
+			sb_printf(s, "%" PRIu64 "%s", v / unit, sizes[k]);
+			return;
+		}
+	}
+	sb_printf(s, "%" PRIu64 "B", v);
+}
+
+/* "1h30m", "30m2s", "1500ms" -> "1s500ms": every unit that is not zero. */
+static void ms_str(struct sbuf *s, uint64_t v)
+{
+	static const struct {
+		uint64_t ms;
+		const char *unit;
+	} units[] = {{3600000, "h"}, {60000, "m"}, {1000, "s"}, {1, "ms"}};
+
+	if (v == 0)
+		sb_printf(s, "0s");
+	for (unsigned k = 0; k < 4; k++) {
+		if (v / units[k].ms)
+			sb_printf(s, "%" PRIu64 "%s", v / units[k].ms,
+				  units[k].unit);
+		v %= units[k].ms;
+	}
+}
+
+static const char *ceiling_name(enum ceiling c)
+{
+	if (c == CEIL_TIME)
+		return "wall + grace";
+	if (c == CEIL_CPU)
+		return "cpu + grace";
+	return ir_limit_name(ceil_limit[c]);
+}
+
+/* "4GiB", "1h30m (wall 30m, grace 1h)", "unlimited (no wall)". */
+static char *ceiling_str(const struct ir_policy *p, enum ceiling c)
+{
+	enum ir_limit i = ceil_limit[c];
+	struct sbuf s = {0};
+	int un;
+	uint64_t v = ceiling_of(p, c, &un);
+
+	if (un) {
+		sb_printf(&s, "unlimited (no %s)", ir_limit_name(i));
 		return sb_take(&s);
 	}
-	switch (i) {
-	case IR_LIM_MEMORY:
-	case IR_LIM_FSIZE:
-	case IR_LIM_CORE:
-		for (unsigned k = 0; k < 4; k++) {
-			uint64_t unit = 1ull << (10 * (4 - k));
-
-			if (v && v % unit == 0) {
-				sb_printf(&s, "%" PRIu64 "%s", v / unit,
-					  sizes[k]);
-				return sb_take(&s);
-			}
-		}
-		sb_printf(&s, "%" PRIu64 "B", v);
+	switch (c) {
+	case CEIL_MEMORY:
+	case CEIL_FSIZE:
+	case CEIL_CORE:
+		size_str(&s, v);
 		break;
-	case IR_LIM_CPU:
-	case IR_LIM_WALL:
-	case IR_LIM_GRACE:
-		if (v && v % 3600000 == 0)
-			sb_printf(&s, "%" PRIu64 "h", v / 3600000);
-		else if (v && v % 60000 == 0)
-			sb_printf(&s, "%" PRIu64 "m", v / 60000);
-		else if (v && v % 1000 == 0)
-			sb_printf(&s, "%" PRIu64 "s", v / 1000);
+	case CEIL_TIME:
+	case CEIL_CPU:
+		if (c == CEIL_TIME)
+			ms_str(&s, v);
 		else
-			sb_printf(&s, "%" PRIu64 "ms", v);
+			sb_printf(&s, "%" PRIu64 "s of CPU per process", v);
+		sb_printf(&s, " (%s ", ir_limit_name(i));
+		ms_str(&s, p->limits.value[i]);
+		sb_printf(&s, ", grace ");
+		ms_str(&s, has_limit(p, IR_LIM_GRACE)
+			       ? p->limits.value[IR_LIM_GRACE]
+			       : 0);
+		sb_printf(&s, ")");
 		break;
 	default:
 		sb_printf(&s, "%" PRIu64, v);
@@ -85,12 +162,28 @@ static char *limit_str(unsigned i, uint64_t v, int unlimited)
 	return sb_take(&s);
 }
 
-/* May the box use `amount` of limit i under p? */
-static int may_use(const struct ir_policy *p, unsigned i, uint64_t amount)
+/*
+ * The concrete question the witnesses are re-checked with: may the box
+ * use `amount` (ms alive, seconds of CPU, bytes, a count) under p? Asked
+ * of polexec's mechanisms one by one, not through ceiling_of().
+ */
+static int may_use(const struct ir_policy *p, enum ceiling c, uint64_t amount)
 {
-	if (p->limits.present && (p->limits.set & (1u << i)))
-		return amount <= p->limits.value[i];
-	return i != IR_LIM_CORE || amount == 0;
+	const uint64_t *v = p->limits.value;
+	uint64_t grace = has_limit(p, IR_LIM_GRACE) ? v[IR_LIM_GRACE] : 0;
+
+	switch (c) {
+	case CEIL_TIME: /* alive until SIGKILL, one grace after SIGTERM */
+		return !has_limit(p, IR_LIM_WALL) ||
+		       amount <= v[IR_LIM_WALL] + grace;
+	case CEIL_CPU: /* RLIMIT_CPU's hard limit, in whole seconds */
+		return !has_limit(p, IR_LIM_CPU) ||
+		       amount * 1000 <= (v[IR_LIM_CPU] + 999) / 1000 * 1000 +
+					    (grace + 999) / 1000 * 1000;
+	default:
+		return !has_limit(p, ceil_limit[c]) ||
+		       amount <= v[ceil_limit[c]];
+	}
 }
 
 static int requires(const struct ir_policy *p)
@@ -107,17 +200,14 @@ static int requires(const struct ir_policy *p)
  */
 static int prove_limits_mode(struct prover *pv)
 {
-	static const unsigned degradable[] = {IR_LIM_MEMORY, IR_LIM_PIDS};
+	static const enum ir_limit degradable[] = {IR_LIM_MEMORY, IR_LIM_PIDS};
 
 	if (requires(pv->nw) || !requires(pv->old))
 		return PROVE_OK;
 	for (unsigned k = 0; k < 2; k++) {
-		unsigned i = degradable[k];
-		int un, uo;
+		enum ir_limit i = degradable[k];
 
-		limit_of(pv->nw, i, &un);
-		limit_of(pv->old, i, &uo);
-		if (un || uo)
+		if (!has_limit(pv->nw, i) || !has_limit(pv->old, i))
 			continue;
 		return add(pv, PROVE_DIM_LIMITS,
 			   strdup(i == IR_LIM_MEMORY ? "memory without a cgroup"
@@ -132,21 +222,24 @@ int prove_limits(struct prover *pv)
 {
 	int rc = PROVE_OK;
 
-	for (unsigned i = 0; i < IR_LIM_COUNT && !rc; i++) {
+	for (unsigned c = 0; c < CEIL_COUNT && !rc; c++) {
 		int un, uo;
-		uint64_t vn = limit_of(pv->nw, i, &un);
-		uint64_t vo = limit_of(pv->old, i, &uo);
+		uint64_t vn = ceiling_of(pv->nw, (enum ceiling)c, &un);
+		uint64_t vo = ceiling_of(pv->old, (enum ceiling)c, &uo);
 
 		if (uo || (!un && vn <= vo))
 			continue;
-		/* The witness: one unit past OLD's limit. */
-		if (!may_use(pv->nw, i, vo + 1) || may_use(pv->old, i, vo + 1))
+		/* The witness: one unit past OLD's ceiling. */
+		if (!may_use(pv->nw, (enum ceiling)c, vo + 1) ||
+		    may_use(pv->old, (enum ceiling)c, vo + 1))
 			return prove_fail(pv, PROVE_EINTERNAL,
 					  "internal error: limit witness %s "
 					  "does not re-check",
-					  ir_limit_name(i));
-		rc = add(pv, PROVE_DIM_LIMITS, strdup(ir_limit_name(i)),
-			 limit_str(i, vn, un), limit_str(i, vo, uo));
+					  ceiling_name((enum ceiling)c));
+		rc = add(pv, PROVE_DIM_LIMITS,
+			 strdup(ceiling_name((enum ceiling)c)),
+			 ceiling_str(pv->nw, (enum ceiling)c),
+			 ceiling_str(pv->old, (enum ceiling)c));
 	}
 	return rc ? rc : prove_limits_mode(pv);
 }
@@ -242,9 +335,8 @@ static char *req_str(const struct ir_policy *p)
 		return sb_take(&s);
 	}
 	landlock_requirement(p, &abi, &mode);
-	sb_printf(&s, "landlock abi >= %u %s%s", abi,
-		  mode == POLBIN_LL_REQUIRE ? "require" : "best_effort",
-		  p->landlock.present ? "" : " (the default)");
+	sb_printf(&s, "landlock abi >= %u %s", abi,
+		  mode == POLBIN_LL_REQUIRE ? "require" : "best_effort");
 	return sb_take(&s);
 }
 

@@ -30,8 +30,8 @@
  * (logic/ir_words.c), and bpf/wordsat.h decides the conjunction of such
  * clauses exactly, with a witness. Trying t from 5 down reports, for each
  * syscall, a witness of the most permissive excess first. The search is
- * bounded per syscall; past the bound the syscall goes to Z3 as one
- * formula (prove_z3.c).
+ * bounded per syscall; past the bound the remaining thresholds go to Z3,
+ * one formula each, in the same order (prove_z3.c).
  */
 #include "prove_int.h"
 #include "backend/backend.h"
@@ -40,7 +40,6 @@
 #include "wordsat.h"
 
 #include <linux/audit.h>
-#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,11 +336,17 @@ static int errno_note(struct sysq *q)
 	return PROVE_OK;
 }
 
+/*
+ * Thresholds from allow down: the first that holds gives the most
+ * permissive excess. Past the clause search's budget, the rest of the
+ * thresholds go to Z3, in the same order.
+ */
 static int decide(struct sysq *q)
 {
 	const struct side *n = &q->nw, *o = &q->old;
 	uint8_t nmax = n->sys->def.kind, omin = o->sys->def.kind;
 	uint64_t args[6] = {0};
+	int z3 = 0;
 
 	for (uint32_t i = 0; i < n->w.n; i++)
 		if (rank(&n->w.r[i]) > nmax)
@@ -350,19 +355,23 @@ static int decide(struct sysq *q)
 		if (rank(&o->w.r[i]) < omin)
 			omin = rank(&o->w.r[i]);
 	for (int t = IR_ACT_ALLOW; t >= 1; t--) {
-		int r;
+		int r = WS_UNKNOWN;
 
 		if (nmax < t || omin >= t)
 			continue;
-		r = threshold(q, (uint8_t)t, args);
+		if (!z3)
+			r = threshold(q, (uint8_t)t, args);
 		if (r == WS_UNSAT)
 			continue;
 		if (r == WS_UNKNOWN) {
-			/* The whole syscall, every threshold, to Z3. */
+			if (!z3++)
+				q->pv->res->z3_syscalls++;
 			r = prove_z3_exceeds(q->pv, q->name, n->sc, o->sc,
-					     args);
-			if (r <= 0)
+					     (uint8_t)t, args);
+			if (r < 0)
 				return r;
+			if (r == 0)
+				continue;
 			r = WS_SAT;
 		}
 		if (r != WS_SAT)
@@ -475,14 +484,11 @@ static int unnamed_nr(struct prover *pv, uint32_t *nr, char **what)
 	struct sbuf s = {0};
 
 	for (int i = 0; i < NR_SCAN; i++) {
-		char *name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, i);
+		const char *name = syscall_name(SYSCALL_ARCH_X86_64, i);
 
-		if (name && (ir_find_syscall(&pv->nw->sys, name) ||
-			     ir_find_syscall(&pv->old->sys, name))) {
-			free(name);
+		if (ir_syscall_for_nr(&pv->nw->sys, i) ||
+		    ir_syscall_for_nr(&pv->old->sys, i))
 			continue;
-		}
 		*nr = (uint32_t)i;
 		if (name)
 			sb_printf(&s,
@@ -494,7 +500,6 @@ static int unnamed_nr(struct prover *pv, uint32_t *nr, char **what)
 				  "syscall %d (as every syscall neither "
 				  "policy names)",
 				  i);
-		free(name);
 		*what = sb_take(&s);
 		return PROVE_OK;
 	}

@@ -6,9 +6,12 @@
  * product of `in` sets, refuted case by case), while the same question as
  * one bit-vector formula is easy for an SMT solver.
  *
- * The formula is rank(NEW(args)) > rank(OLD(args)), each side's action
- * written as a term that mirrors ir_eval_syscall(): best = the smallest
- * (kind, errno) key among the rules that hold, else the default. Z3 is
+ * The formula is the clause search's question at one threshold t,
+ * rank(NEW(args)) >= t and rank(OLD(args)) < t, each side's action written
+ * as a term that mirrors ir_eval_syscall(): best = the smallest (kind,
+ * errno) key among the rules that hold, else the default. Asked from
+ * t = allow down, as the clause search asks, its first model is a most
+ * permissive excess (docs/PROVER.md). Z3 is
  * loaded on first use (bpf/z3_lazy.h), the context made once per check,
  * and every query has a time limit; "unknown" is undecided, never within.
  * A model is a witness like any other: re-checked before it is reported.
@@ -35,11 +38,12 @@ static Z3_ast rank_term(struct bpf_sym *s, const struct ir_syscalls *sys,
 
 int prove_z3_exceeds(struct prover *pv, const char *name,
 		     const struct ir_syscall *nsc, const struct ir_syscall *osc,
-		     uint64_t args[6])
+		     uint8_t t, uint64_t args[6])
 {
 	struct seccomp_data w;
 	char why[256];
-	Z3_ast cond;
+	Z3_context c;
+	Z3_ast cond[2];
 
 	if (pv->no_z3)
 		return prove_fail(pv, PROVE_UNDECIDED,
@@ -52,10 +56,13 @@ int prove_z3_exceeds(struct prover *pv, const char *name,
 				  "undecided: the search budget ran out on "
 				  "syscall %s, and %s",
 				  name, why);
-	cond = Z3_mk_bvugt(bpf_sym_ctx(pv->sym),
-			   rank_term(pv->sym, &pv->nw->sys, nsc),
-			   rank_term(pv->sym, &pv->old->sys, osc));
-	switch (bpf_sym_check(pv->sym, cond, &w)) {
+	c = bpf_sym_ctx(pv->sym);
+	cond[0] = Z3_mk_bvuge(c, rank_term(pv->sym, &pv->nw->sys, nsc),
+			      bpf_sym_u32(pv->sym, t));
+	cond[1] = Z3_mk_bvult(c, rank_term(pv->sym, &pv->old->sys, osc),
+			      bpf_sym_u32(pv->sym, t));
+	pv->res->z3_queries++;
+	switch (bpf_sym_check(pv->sym, Z3_mk_and(c, 2, cond), &w)) {
 	case BPF_SYM_UNSAT:
 		return 0;
 	case BPF_SYM_SAT:

@@ -111,8 +111,8 @@ int companions_add(struct ir_policy *p)
 		 * no filter; foreign arches get the language's badarch
 		 * default, else i386's socketcall would step around it. */
 		s->present = 1;
-		s->def = (struct ir_action){IR_ACT_ALLOW, 0};
-		s->badarch = (struct ir_action){IR_ACT_KILL_PROCESS, 0};
+		s->def = (struct ir_action){IR_COMPANION_ACTION, 0};
+		s->badarch = (struct ir_action){IR_DEFAULT_BADARCH, 0};
 	}
 	return IR_OK;
 }

@@ -5,6 +5,12 @@
  * to the section passes. Everything is order-independent: the sections
  * collect rules with their locations, and the finishing step checks and
  * merges them, so moving a statement never changes the result.
+ *
+ * Two phases. First every file is loaded, following `use` from the
+ * policy down, which gives the graph of who uses whom. Then the files'
+ * statements are walked, each file before every file it uses, so that
+ * composition (sema_compose.c) meets a file's statement about a key
+ * before those of the fragments it decides over.
  */
 #include "sema_int.h"
 
@@ -39,18 +45,6 @@ void sema_dup(struct sema *s, struct loc here, struct loc first,
 	diag_note(s->d, first, "first given here");
 }
 
-int sema_once(struct sema *s, struct once *o, struct loc here, const char *what)
-{
-	if (o->set) {
-		diag_error(s->d, here, "%s given twice", what);
-		diag_note(s->d, o->loc, "first given here");
-		return -1;
-	}
-	o->set = 1;
-	o->loc = here;
-	return 0;
-}
-
 void sema_unknown(struct sema *s, const struct ast_word *w, const char *what,
 		  const char *const *cands, size_t n)
 {
@@ -67,8 +61,6 @@ static const char *const top_keys[] = {
     "use", "landlock", "fs", "net", "syscalls", "limits", "env",
 };
 
-static void body(struct sema *s, const struct ast_stmt *v, size_t n);
-
 /* `use std/base`: a fragment name is a relative path without `..`. */
 static int fragment_name_ok(const char *n)
 {
@@ -84,9 +76,9 @@ static int fragment_name_ok(const char *n)
 }
 
 static void load_file(struct sema *s, const char *path, struct loc from,
-		      int is_main);
+		      size_t parent);
 
-static void use(struct sema *s, const struct ast_stmt *st)
+static void use(struct sema *s, const struct ast_stmt *st, size_t parent)
 {
 	const struct ast_word *w;
 	char path[PATH_MAX];
@@ -114,7 +106,7 @@ static void use(struct sema *s, const struct ast_stmt *st)
 		if (n < 0 || (size_t)n >= sizeof(path))
 			continue;
 		if (access(path, R_OK) == 0) {
-			load_file(s, path, w->loc, 0);
+			load_file(s, path, w->loc, parent);
 			return;
 		}
 	}
@@ -131,6 +123,7 @@ static void landlock(struct sema *s, const struct ast_stmt *st)
 	const struct ast_word *w = st->words;
 	size_t n = st->nwords, i = 1;
 	long long abi = 1;
+	uint8_t mode;
 
 	if (st->cond || st->has_block)
 		goto syntax;
@@ -151,12 +144,14 @@ static void landlock(struct sema *s, const struct ast_stmt *st)
 		sema_unknown(s, &w[i], "landlock mode", modes, 2);
 		return;
 	}
-	if (sema_once(s, &s->landlock, st->loc, "landlock requirement"))
+	mode =
+	    !strcmp(w[i].text, "require") ? IR_LL_REQUIRE : IR_LL_BEST_EFFORT;
+	if (sema_once(s, &s->landlock, st->loc, "landlock requirement",
+		      (uint64_t)abi << 8 | mode))
 		return;
 	s->p->landlock.present = 1;
 	s->p->landlock.abi_min = (uint32_t)abi;
-	s->p->landlock.mode =
-	    !strcmp(w[i].text, "require") ? IR_LL_REQUIRE : IR_LL_BEST_EFFORT;
+	s->p->landlock.mode = mode;
 	return;
 syntax:
 	diag_error(s->d, st->loc,
@@ -176,7 +171,7 @@ static void body(struct sema *s, const struct ast_stmt *v, size_t n)
 			continue;
 		}
 		if (!strcmp(k->text, "use"))
-			use(s, st);
+			continue; /* followed when the files were loaded */
 		else if (!strcmp(k->text, "landlock"))
 			landlock(s, st);
 		else if (!strcmp(k->text, "fs"))
@@ -195,24 +190,28 @@ static void body(struct sema *s, const struct ast_stmt *v, size_t n)
 	}
 }
 
-/* The file must hold exactly one `policy "name" { }` (or a fragment). */
-static void file_top(struct sema *s, const struct ast_file *f, int is_main,
-		     struct loc from)
+/*
+ * The file must hold exactly one `policy "name" { }` (or a fragment).
+ * Returns its statements, or NULL (with *n 0) after reporting.
+ */
+static const struct ast_stmt *file_top(struct sema *s, const struct ast_file *f,
+				       int is_main, struct loc from, size_t *n)
 {
 	const char *want = is_main ? "policy" : "fragment";
 	const struct ast_stmt *st;
 	struct loc start = {f->src, 1, 1};
 
+	*n = 0;
 	if (f->nstmts == 0) {
 		diag_error(s->d, start,
 			   "empty file: expected '%s \"name\" { ... }'", want);
-		return;
+		return NULL;
 	}
 	if (f->nstmts > 1) {
 		diag_error(s->d, f->stmts[1].loc,
 			   "only one %s per file; this statement is outside it",
 			   want);
-		return;
+		return NULL;
 	}
 	st = &f->stmts[0];
 	if (st->words[0].kind != AST_WORD || strcmp(st->words[0].text, want) ||
@@ -230,7 +229,7 @@ static void file_top(struct sema *s, const struct ast_file *f, int is_main,
 				   "expected '%s \"name\" { ... }'", want);
 		if (!is_main && from.file)
 			diag_note(s->d, from, "used here");
-		return;
+		return NULL;
 	}
 	if (!*st->words[1].text || strlen(st->words[1].text) > 128 ||
 	    ir_has_control(st->words[1].text)) {
@@ -238,43 +237,83 @@ static void file_top(struct sema *s, const struct ast_file *f, int is_main,
 			   "a %s name is 1 to 128 characters, none a control "
 			   "character",
 			   want);
-		return;
+		return NULL;
 	}
 	if (is_main) {
 		s->p->name = strdup(st->words[1].text);
 		if (!s->p->name)
 			s->oom = 1;
 	}
-	body(s, st->children, st->nchildren);
+	*n = st->nchildren;
+	return st->children;
 }
 
-static void parse_and_walk(struct sema *s, const struct src_file *src,
-			   int is_main, struct loc from)
+static int add_edge(struct sema *s, size_t from, size_t to)
 {
-	struct ast_file *f;
-
-	if (!src)
-		return;
-	if (ast_parse(s->d, src, &f))
-		return;
-	file_top(s, f, is_main, from);
-	ast_file_destroy(&f);
+	if (sema_grow(s, (void **)&s->edges, &s->capedges, s->nedges,
+		      sizeof(*s->edges)))
+		return -1;
+	s->edges[s->nedges++] = (struct sema_edge){from, to};
+	return 0;
 }
 
+/*
+ * Parses files[i] (from src) and loads the fragments its `use`
+ * statements name, depth first.
+ */
+static void load_src(struct sema *s, size_t i, const struct src_file *src,
+		     struct loc from)
+{
+	const struct ast_stmt *body;
+	struct ast_file *f;
+	size_t n, k;
+
+	s->files[i].src = src;
+	if (src && !ast_parse(s->d, src, &f)) {
+		s->files[i].ast = f;
+		body = file_top(s, f, i == 0, from, &n);
+		s->files[i].body = body;
+		s->files[i].nbody = n;
+		for (k = 0; k < n; k++)
+			if (body[k].words[0].kind == AST_WORD &&
+			    !strcmp(body[k].words[0].text, "use"))
+				use(s, &body[k], i);
+	}
+}
+
+/* Adds a file to s->files; its index, or -1 (OOM noted). */
+static long new_file(struct sema *s, char *real)
+{
+	if (sema_grow(s, (void **)&s->files, &s->capfiles, s->nfiles,
+		      sizeof(*s->files)))
+		return -1;
+	memset(&s->files[s->nfiles], 0, sizeof(*s->files));
+	s->files[s->nfiles].real = real;
+	return (long)s->nfiles++;
+}
+
+/* `parent` is the using file's index; ignored for the policy itself. */
 static void load_file(struct sema *s, const char *path, struct loc from,
-		      int is_main)
+		      size_t parent)
 {
 	char *real = realpath(path, NULL);
 	size_t i;
+	long k;
 
 	if (!real) {
 		diag_error(s->d, from, "cannot resolve %s", path);
 		return;
 	}
 	/* A fragment used twice (a diamond) is merged once. */
-	for (i = 0; i < s->nused; i++) {
-		if (!strcmp(s->used[i], real)) {
+	for (i = 0; i < s->nfiles; i++) {
+		if (s->files[i].real && !strcmp(s->files[i].real, real)) {
 			free(real);
+			if (i == 0)
+				diag_error(s->d, from,
+					   "a used file must be a fragment, "
+					   "not a policy");
+			else
+				add_edge(s, parent, i);
 			return;
 		}
 	}
@@ -285,15 +324,108 @@ static void load_file(struct sema *s, const char *path, struct loc from,
 		free(real);
 		return;
 	}
-	if (sema_grow(s, (void **)&s->used, &s->capused, s->nused,
-		      sizeof(char *))) {
+	k = new_file(s, real);
+	if (k < 0) {
 		free(real);
 		return;
 	}
-	s->used[s->nused++] = real;
+	if (k > 0 && add_edge(s, parent, (size_t)k))
+		return;
 	s->use_depth++;
-	parse_and_walk(s, diag_load_file(s->d, path, from), is_main, from);
+	load_src(s, (size_t)k, diag_load_file(s->d, path, from), from);
 	s->use_depth--;
+}
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+	const struct sema_edge *a = pa, *b = pb;
+
+	return (a->from > b->from) - (a->from < b->from);
+}
+
+/* reach[i * n + j]: files[i] uses files[j], directly or through others. */
+static int compute_reach(struct sema *s)
+{
+	size_t n = s->nfiles, i, e, *stack, *first;
+	unsigned char *r;
+
+	if (!n)
+		return 0;
+	r = calloc(n, n);
+	stack = malloc(n * sizeof(*stack));
+	first = calloc(n + 1, sizeof(*first));
+	if (!r || !stack || !first) {
+		free(r);
+		free(stack);
+		free(first);
+		s->oom = 1;
+		return -1;
+	}
+	/* The edges of files[f] are edges[first[f] .. first[f + 1]). */
+	if (s->nedges)
+		qsort(s->edges, s->nedges, sizeof(*s->edges), edge_cmp);
+	for (e = 0; e < s->nedges; e++)
+		first[s->edges[e].from + 1]++;
+	for (i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	for (i = 0; i < n; i++) {
+		size_t top = 0;
+
+		stack[top++] = i;
+		while (top) {
+			size_t f = stack[--top];
+
+			for (e = first[f]; e < first[f + 1]; e++) {
+				size_t t = s->edges[e].to;
+
+				if (r[i * n + t])
+					continue;
+				r[i * n + t] = 1;
+				stack[top++] = t;
+			}
+		}
+	}
+	free(stack);
+	free(first);
+	s->reach = r;
+	return 0;
+}
+
+/*
+ * Walks every file's statements: each file before every file it uses
+ * (sema_compose.c relies on it), otherwise in the order they were loaded,
+ * so that of two fragments the one used first is met first.
+ */
+static void walk(struct sema *s)
+{
+	size_t n = s->nfiles, i, j, k, *nabove;
+	unsigned char *done;
+
+	if (!n || compute_reach(s))
+		return;
+	nabove = calloc(n, sizeof(*nabove));
+	done = calloc(n, 1);
+	if (!nabove || !done) {
+		s->oom = 1;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			nabove[j] += (size_t)sema_above(s, i, j);
+	for (k = 0; k < n; k++) {
+		/* One exists: sema_above() is a strict partial order. */
+		for (i = 0; i < n && (done[i] || nabove[i]); i++)
+			;
+		if (i == n)
+			break;
+		done[i] = 1;
+		for (j = 0; j < n; j++)
+			nabove[j] -= (size_t)sema_above(s, i, j);
+		body(s, s->files[i].body, s->files[i].nbody);
+	}
+out:
+	free(nabove);
+	free(done);
 }
 
 /* Every lint before any move: the lints read what the moves take away. */
@@ -313,9 +445,17 @@ static int sema_finish_fs_net_env(struct sema *s)
 		p->env.entries = calloc(s->nenv, sizeof(*p->env.entries));
 		if (!p->env.entries)
 			return -1;
-		for (i = 0; i < s->nenv; i++)
-			p->env.entries[i] = s->env[i].e;
-		p->env.nentries = (uint32_t)s->nenv;
+		for (i = 0; i < s->nenv; i++) {
+			struct ir_env_entry *e = &s->env[i].e;
+
+			if (!s->env[i].restated) {
+				p->env.entries[p->env.nentries++] = *e;
+				continue;
+			}
+			free(e->name);
+			free(e->value);
+			free(e->dest);
+		}
 		s->nenv = 0;
 	}
 	return 0;
@@ -336,6 +476,11 @@ static int finish(struct sema *s, struct ir_policy **out)
 
 		diag_error(s->d, none, "out of memory");
 	}
+	if (s->d->errors == 0)
+		sema_report_replaced(s);
+	while (s->nreplaced)
+		free(s->replaced[--s->nreplaced].key);
+	free(s->replaced);
 	/* What was not moved into the IR (on errors) is freed here. */
 	while (s->nfs)
 		free(s->fs[--s->nfs].rule.path);
@@ -355,9 +500,17 @@ static int finish(struct sema *s, struct ir_policy **out)
 	free(s->loopback.v);
 	free(s->connect.v);
 	free(s->bind.v);
-	while (s->nused)
-		free(s->used[--s->nused]);
-	free(s->used);
+	while (s->nfiles) {
+		struct sema_file *f = &s->files[--s->nfiles];
+
+		free(f->real);
+		if (f->ast)
+			ast_file_destroy(&f->ast);
+	}
+	free(s->files);
+	free(s->edges);
+	free(s->reach);
+	free(s->claims);
 	if (s->d->errors) {
 		ir_policy_destroy(&s->p);
 		return -1;
@@ -393,7 +546,8 @@ int sema_compile(struct diag *d, const char *path, const struct sema_opts *o,
 
 	if (start(&s, d, o, out))
 		return -1;
-	load_file(&s, path, none, 1);
+	load_file(&s, path, none, 0);
+	walk(&s);
 	return finish(&s, out);
 }
 
@@ -405,7 +559,9 @@ int sema_compile_text(struct diag *d, const char *name, const char *text,
 
 	if (start(&s, d, o, out))
 		return -1;
-	parse_and_walk(&s, diag_add_source(d, name, text, len), 1,
-		       (struct loc){0});
+	if (new_file(&s, NULL) == 0)
+		load_src(&s, 0, diag_add_source(d, name, text, len),
+			 (struct loc){0});
+	walk(&s);
 	return finish(&s, out);
 }

@@ -74,7 +74,7 @@ static void limit_pair(struct sema *s, const struct ast_word *k,
 			   k->text);
 		return;
 	}
-	if (sema_once(s, &s->limit[limit_keys[i].lim], k->loc, k->text))
+	if (sema_once(s, &s->limit[limit_keys[i].lim], k->loc, k->text, x))
 		return;
 	s->p->limits.set |= 1u << limit_keys[i].lim;
 	s->p->limits.value[limit_keys[i].lim] = x;
@@ -106,11 +106,17 @@ void sema_limits(struct sema *s, const struct ast_stmt *st)
 			sema_unknown(s, m, "limits mode", modes, 2);
 			return;
 		}
-		if (sema_once(s, &s->limits_mode, m->loc, "limits mode"))
+		uint8_t mode = !strcmp(m->text, "require")
+				   ? IR_LIMITS_REQUIRE
+				   : IR_LIMITS_BEST_EFFORT;
+
+		int rc =
+		    sema_once(s, &s->limits_mode, m->loc, "limits mode", mode);
+
+		if (rc < 0)
 			return;
-		s->p->limits.mode = !strcmp(m->text, "require")
-					? IR_LIMITS_REQUIRE
-					: IR_LIMITS_BEST_EFFORT;
+		if (rc == SEMA_TAKE)
+			s->p->limits.mode = mode;
 	}
 	s->p->limits.present = 1;
 	for (i = 0; i < st->nchildren; i++) {
@@ -127,31 +133,48 @@ void sema_limits(struct sema *s, const struct ast_stmt *st)
 	}
 }
 
+static int secret_dest_conflict(struct sema *s, const struct ast_word *name,
+				const struct loc here, const char *dest);
+
+/* A variable is a key of composition (sema_compose.c); `where` is the
+ * place of a secret's DEST. */
 static int env_add(struct sema *s, const struct ast_word *w, uint8_t kind,
-		   const char *value, const char *dest)
+		   const char *value, const char *dest, struct loc where)
 {
 	struct ir_env_entry *e;
+	struct compose c;
 	size_t i;
+	int v;
 
 	if (!sema_identifier(w->text)) {
 		diag_error(s->d, w->loc, "'%s' is not a variable name",
 			   w->text);
 		return -1;
 	}
+	sema_compose_begin(&c, w->loc);
 	for (i = 0; i < s->nenv; i++) {
 		const struct env_src *o = &s->env[i];
 
-		if (strcmp(o->e.name, w->text))
-			continue;
-		/* The same entry restated by a fragment merges. */
-		if (o->loc.file != w->loc.file && o->e.kind == kind &&
-		    !strcmp(o->e.value ? o->e.value : "", value ? value : "") &&
-		    !strcmp(o->e.dest ? o->e.dest : "", dest ? dest : ""))
-			return 0;
-		sema_dup(s, w->loc, o->loc, "variable", w->text);
-		return -1;
+		if (!strcmp(o->e.name, w->text))
+			sema_compose_with(
+			    s, &c, o->loc,
+			    o->e.kind == kind &&
+				!strcmp(o->e.value ? o->e.value : "",
+					value ? value : "") &&
+				!strcmp(o->e.dest ? o->e.dest : "",
+					dest ? dest : ""));
 	}
-	if (s->nenv >= IR_MAX_ENV) {
+	v = sema_compose_end(s, &c, w->text, "entry");
+	if (v == SEMA_DUP || v == SEMA_CONFLICT) {
+		diag_error(s->d, w->loc, "duplicate variable '%s'", w->text);
+		sema_other(s, w->loc, c.at, "first given here");
+	}
+	if (v != SEMA_TAKE && v != SEMA_SAME)
+		return -1;
+	if (v == SEMA_TAKE && kind == IR_ENV_SECRET &&
+	    secret_dest_conflict(s, w, where, dest))
+		return -1;
+	if (v == SEMA_TAKE && s->nenv >= IR_MAX_ENV) {
 		diag_error(s->d, w->loc, "more than %d variables", IR_MAX_ENV);
 		return -1;
 	}
@@ -171,6 +194,7 @@ static int env_add(struct sema *s, const struct ast_word *w, uint8_t kind,
 		s->oom = 1;
 		return -1;
 	}
+	s->env[s->nenv].restated = v == SEMA_SAME;
 	s->env[s->nenv++].loc = w->loc;
 	return 0;
 }
@@ -212,7 +236,7 @@ static int secret_dest_conflict(struct sema *s, const struct ast_word *name,
 		const struct env_src *o = &s->env[i];
 		size_t m;
 
-		if (o->e.kind != IR_ENV_SECRET || !o->e.dest ||
+		if (o->restated || o->e.kind != IR_ENV_SECRET || !o->e.dest ||
 		    !strcmp(o->e.name, name->text))
 			continue;
 		m = strlen(o->e.dest);
@@ -284,9 +308,7 @@ static void secret(struct sema *s, const struct ast_stmt *st)
 		d = dest;
 		where = w[1].loc;
 	}
-	if (secret_dest_conflict(s, &w[1], where, d))
-		return;
-	env_add(s, &w[1], IR_ENV_SECRET, w[4].text, d);
+	env_add(s, &w[1], IR_ENV_SECRET, w[4].text, d, where);
 }
 
 void sema_env(struct sema *s, const struct ast_stmt *st)
@@ -312,7 +334,8 @@ void sema_env(struct sema *s, const struct ast_stmt *st)
 				diag_error(s->d, c->loc,
 					   "expected 'pass NAME...'");
 			for (j = 1; j < c->nwords; j++)
-				env_add(s, &w[j], IR_ENV_PASS, NULL, NULL);
+				env_add(s, &w[j], IR_ENV_PASS, NULL, NULL,
+					w[j].loc);
 		} else if (!strcmp(w[0].text, "set")) {
 			if (c->nwords != 4 || w[2].kind != AST_OP ||
 			    strcmp(w[2].text, "=") ||
@@ -330,7 +353,8 @@ void sema_env(struct sema *s, const struct ast_stmt *st)
 					   IR_MAX_STR - 1);
 				continue;
 			}
-			env_add(s, &w[1], IR_ENV_SET, w[3].text, NULL);
+			env_add(s, &w[1], IR_ENV_SET, w[3].text, NULL,
+				w[1].loc);
 		} else if (!strcmp(w[0].text, "secret")) {
 			secret(s, c);
 		} else {

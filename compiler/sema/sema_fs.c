@@ -125,28 +125,37 @@ static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
 		   uint32_t flags, const struct ast_word *waiver)
 {
 	char *path = normalize_path(s, w);
+	struct compose c;
 	size_t i;
+	int v;
 
 	if (!path)
 		return;
+	/* A path is a key of composition (sema_compose.c). */
+	sema_compose_begin(&c, w->loc);
 	for (i = 0; i < s->nfs; i++) {
 		const struct fs_src *o = &s->fs[i];
 
-		if (strcmp(o->rule.path, path))
-			continue;
-		if (o->loc.file == w->loc.file)
-			sema_dup(s, w->loc, o->loc, "path", path);
-		else if (o->rule.rights != rights || o->rule.flags != flags) {
-			diag_error(s->d, w->loc,
-				   "'%s' is granted other rights elsewhere; "
-				   "grant each path in one place",
-				   path);
-			diag_note(s->d, o->loc, "the other grant");
-		}
+		if (!strcmp(o->rule.path, path))
+			sema_compose_with(s, &c, o->loc,
+					  o->rule.rights == rights &&
+					      o->rule.flags == flags);
+	}
+	v = sema_compose_end(s, &c, path, "grant");
+	if (v == SEMA_DUP)
+		sema_dup(s, w->loc, c.at, "path", path);
+	if (v == SEMA_CONFLICT) {
+		diag_error(s->d, w->loc,
+			   "'%s' is granted other rights elsewhere; grant "
+			   "each path in one place",
+			   path);
+		sema_other(s, w->loc, c.at, "the other grant");
+	}
+	if (v != SEMA_TAKE && v != SEMA_SAME) {
 		free(path);
 		return;
 	}
-	if (s->nfs >= IR_MAX_FS) {
+	if (v == SEMA_TAKE && s->nfs >= IR_MAX_FS) {
 		diag_error(s->d, w->loc, "more than %d paths", IR_MAX_FS);
 		free(path);
 		return;
@@ -162,6 +171,7 @@ static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
 	s->fs[s->nfs].waived = waiver != NULL;
 	if (waiver)
 		s->fs[s->nfs].waiver = waiver->loc;
+	s->fs[s->nfs].restated = v == SEMA_SAME;
 	s->nfs++;
 }
 
@@ -174,7 +184,9 @@ static void fs_observe(struct sema *s, const struct ast_stmt *st)
 {
 	static const char *const what[] = {"destructive"};
 	const struct ast_word *w = st->words;
+	uint64_t val = 1469598103934665603ull;
 	char *ws;
+	int r;
 
 	if (st->nwords < 2 || (st->nwords != 2 && st->nwords != 4) ||
 	    (st->nwords == 4 &&
@@ -187,8 +199,6 @@ static void fs_observe(struct sema *s, const struct ast_stmt *st)
 		sema_unknown(s, &w[1], "observation", what, 1);
 		return;
 	}
-	if (sema_once(s, &s->observe, st->loc, "'observe destructive'"))
-		return;
 	if (st->nwords == 4) {
 		ws = normalize_path(s, &w[3]);
 	} else {
@@ -198,6 +208,14 @@ static void fs_observe(struct sema *s, const struct ast_stmt *st)
 	}
 	if (!ws)
 		return;
+	/* A setting given once; its value is the workspace's text. */
+	for (const char *c = ws; *c; c++)
+		val = (val ^ (uint8_t)*c) * 1099511628211ull;
+	r = sema_once(s, &s->observe, st->loc, "'observe destructive'", val);
+	if (r != SEMA_TAKE) {
+		free(ws);
+		return;
+	}
 	free(s->p->fs.workspace);
 	s->p->fs.workspace = ws;
 	s->p->fs.observe |= IR_OBSERVE_DESTRUCTIVE;
@@ -338,6 +356,8 @@ static void lint_writes(struct sema *s)
 				      ? dangerous_write(f->rule.path)
 				      : NULL;
 
+		if (f->restated)
+			continue;
 		if (why && !f->waived)
 			diag_error(s->d, f->loc,
 				   "write access to '%s', %s: the box could "
@@ -435,7 +455,8 @@ static void lint_secrets(struct sema *s)
 		unsigned seen = 0;
 		DIR *d;
 
-		if (!(f->rule.rights & (IR_FS_READ_FILE | IR_FS_READ_DIR)) ||
+		if (f->restated ||
+		    !(f->rule.rights & (IR_FS_READ_FILE | IR_FS_READ_DIR)) ||
 		    build_machine_path(f->rule.path, home, dir, sizeof(dir)))
 			continue;
 		d = opendir(dir);
@@ -492,9 +513,12 @@ int sema_finish_fs(struct sema *s)
 		p->fs.rules = calloc(s->nfs, sizeof(*p->fs.rules));
 		if (!p->fs.rules)
 			return -1;
-		for (i = 0; i < s->nfs; i++)
-			p->fs.rules[i] = s->fs[i].rule;
-		p->fs.nrules = (uint32_t)s->nfs;
+		for (i = 0; i < s->nfs; i++) {
+			if (s->fs[i].restated)
+				free(s->fs[i].rule.path);
+			else
+				p->fs.rules[p->fs.nrules++] = s->fs[i].rule;
+		}
 		s->nfs = 0;
 	}
 	return 0;

@@ -21,10 +21,43 @@ struct once {
 	struct loc loc;
 };
 
+/* Every kept statement of a setting (struct once), with its value. */
+struct claim {
+	const struct once *o;
+	struct loc loc;
+	uint64_t val;
+};
+
+/*
+ * A file of the policy: the policy itself (files[0]) or a fragment it
+ * uses, directly or through others. Its statements are walked after
+ * every file is loaded (sema.c), so composition knows who uses whom.
+ */
+struct sema_file {
+	char *real; /* the resolved path; NULL for text given in memory */
+	const struct src_file *src;
+	struct ast_file *ast;
+	const struct ast_stmt *body; /* the policy's or fragment's block */
+	size_t nbody;
+};
+
+/* A statement the policy replaced (composition), reported at the end. */
+struct replaced {
+	struct loc by, at; /* the policy's statement; the replaced one */
+	char *key;
+	const char *thing; /* "rule", "grant", ... */
+};
+
+/* A `use`: files[from] uses files[to]. */
+struct sema_edge {
+	size_t from, to;
+};
+
 struct sys_rule_src {
 	char name[IR_SYSCALL_NAME];
 	struct ir_rule rule;
 	struct loc loc;
+	int dropped; /* a file that uses this one decides the syscall */
 };
 
 struct fs_src {
@@ -33,6 +66,8 @@ struct fs_src {
 	/* `unsafe` before the path: waives the dangerous-write error */
 	int waived;
 	struct loc waiver;
+	/* the same grant again, from another file: kept for composition */
+	int restated;
 };
 
 struct net_src {
@@ -43,6 +78,7 @@ struct net_src {
 struct env_src {
 	struct ir_env_entry e;
 	struct loc loc;
+	int restated; /* as fs_src */
 };
 
 struct range_src {
@@ -59,11 +95,19 @@ struct sema {
 	struct diag *d;
 	const struct sema_opts *opts;
 	struct ir_policy *p;
-	/* files already used, by resolved path, and the current use stack */
-	char **used;
-	size_t nused, capused;
+	/* the files, in the order found; `use` edges; reach[i * nfiles + j]:
+	 * files[i] uses files[j], directly or not */
+	struct sema_file *files;
+	size_t nfiles, capfiles;
+	struct sema_edge *edges;
+	size_t nedges, capedges;
+	unsigned char *reach;
 	int use_depth;
 	int oom;
+	struct claim *claims;
+	size_t nclaims, capclaims;
+	struct replaced *replaced;
+	size_t nreplaced, capreplaced;
 
 	struct once landlock, net_mode, sys_default, sys_badarch;
 	struct once limit[IR_LIM_COUNT];
@@ -88,9 +132,65 @@ int sema_grow(struct sema *s, void **v, size_t *cap, size_t n, size_t size);
 void sema_dup(struct sema *s, struct loc here, struct loc first,
 	      const char *what, const char *name);
 
-/* Claims a set-once setting; on a second claim reports both places. */
-int sema_once(struct sema *s, struct once *o, struct loc here,
-	      const char *what);
+/*
+ * Composition (docs/LANGUAGE.md, "Composition: the using file decides").
+ * A statement about a key (a syscall, a path, a variable, a setting) is
+ * decided against each statement already kept about the same key: one
+ * sema_compose_with() each, `same` when the two say the same thing. Then
+ * sema_compose_end() returns what becomes of it, and reports a
+ * replacement (the caller reports SEMA_DUP and SEMA_CONFLICT, in its own
+ * words, at here and c->at).
+ */
+enum {
+	SEMA_TAKE,     /* the first statement about the key: keep it */
+	SEMA_SAME,     /* another file says the same: it merges */
+	SEMA_DROP,     /* a file that uses this one decides the key */
+	SEMA_DUP,      /* the same file says it twice: an error */
+	SEMA_CONFLICT, /* files neither of which uses the other disagree */
+};
+struct compose {
+	struct loc here, at; /* at: the statement the verdict is about */
+	int verdict;
+};
+void sema_compose_begin(struct compose *c, struct loc here);
+void sema_compose_with(const struct sema *s, struct compose *c, struct loc kept,
+		       int same);
+int sema_compose_end(struct sema *s, const struct compose *c, const char *key,
+		     const char *thing);
+
+/* files[i] uses files[j], directly or not, and files[j] does not use
+ * files[i]: files[i] decides over files[j]. */
+int sema_above(const struct sema *s, size_t i, size_t j);
+
+/* Does file a decide over file b (sema_above())? */
+int sema_decides(const struct sema *s, const struct src_file *a,
+		 const struct src_file *b);
+
+/* Source order: by file (the order they were loaded), line, column. */
+int sema_loc_cmp(struct loc a, struct loc b);
+
+/* The policy's own file. */
+const struct src_file *sema_main(const struct sema *s);
+
+/* The policy's statement at `by` replaces the `thing` at `at` about
+ * `key`. Reported by sema_report_replaced(), once for the whole policy:
+ * one note per statement of the policy, then each place it replaces. */
+void sema_replaced(struct sema *s, struct loc by, struct loc at,
+		   const char *key, const char *thing);
+void sema_report_replaced(struct sema *s);
+
+/* The note at the other of two places; when the two are in different
+ * files, with how the policy settles it. */
+void sema_other(struct sema *s, struct loc here, struct loc other,
+		const char *what);
+
+/*
+ * Claims a set-once setting with its value: SEMA_TAKE (apply it),
+ * SEMA_SAME (the same value again, from another file), SEMA_DROP (a file
+ * that uses this one sets it), or -1 after reporting both places.
+ */
+int sema_once(struct sema *s, struct once *o, struct loc here, const char *what,
+	      uint64_t val);
 
 /* Unknown-word report with "did you mean" over candidates. */
 void sema_unknown(struct sema *s, const struct ast_word *w, const char *what,

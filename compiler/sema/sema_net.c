@@ -147,8 +147,12 @@ static void net_add(struct sema *s, struct ir_net_entry *e, struct loc loc)
 			  ? !o->name || !e->name || strcmp(o->name, e->name)
 			  : 0) &&
 		    o->port_lo == e->port_lo && o->port_hi == e->port_hi) {
-			diag_error(s->d, loc, "duplicate net entry");
-			diag_note(s->d, s->net[i].loc, "first given here");
+			/* Another file restating it merges (a union). */
+			if (s->net[i].loc.file == loc.file) {
+				diag_error(s->d, loc, "duplicate net entry");
+				diag_note(s->d, s->net[i].loc,
+					  "first given here");
+			}
 			free(e->name);
 			return;
 		}
@@ -252,8 +256,9 @@ static void ports_stmt(struct sema *s, const struct ast_stmt *st,
 		}
 		for (j = 0; j < l->n; j++) {
 			if (l->v[j].r.lo == r.lo && l->v[j].r.hi == r.hi) {
-				sema_dup(s, w->loc, l->v[j].loc, "port",
-					 w->text);
+				if (l->v[j].loc.file == w->loc.file)
+					sema_dup(s, w->loc, l->v[j].loc, "port",
+						 w->text);
 				break;
 			}
 		}
@@ -278,6 +283,7 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 					   "connect", "bind"};
 	uint32_t mode;
 	size_t i;
+	int rc;
 
 	if (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD) {
 		diag_error(s->d, st->loc,
@@ -294,7 +300,10 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 		sema_unknown(s, &st->words[1], "network mode", modes, 3);
 		return;
 	}
-	if (sema_once(s, &s->net_mode, st->loc, "net mode"))
+	/* The same mode from another file merges, rules and all; a mode
+	 * decided by a using file drops this statement with its rules. */
+	rc = sema_once(s, &s->net_mode, st->loc, "net mode", mode);
+	if (rc < 0 || rc == SEMA_DROP)
 		return;
 	s->p->net.present = 1;
 	s->p->net.mode = mode;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The syscalls section: `syscalls [default ACTION] { ACTION NAMES [if COND] }`.
- * Names are checked against libseccomp's x86_64 table, argument names and
- * widths against compiler/tables/syscall_args.c, constants against constants.c.
+ * Names are checked against our x86_64 syscall table (compiler/tables,
+ * generated from the kernel's syscall_64.tbl), a number no table names yet
+ * may stand for one (`allow 470`); argument names and widths come from
+ * compiler/tables/syscall_args.c, constants from constants.c.
  * `in {...}` sets are expanded into one rule per member, so the IR holds
  * conjunctions only.
  */
@@ -10,43 +12,65 @@
 #include "tables/tables.h"
 #include "wordsat.h"
 
-#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NR_SCAN_MAX 1024
+/* x86_64's numbers for x32's old entry points: no x86_64 syscall has them. */
+#define X32_LEGACY_LO 512
+#define X32_LEGACY_HI 547
 
 static const char *const action_names[] = {
     "allow", "log", "trap", "kill", "kill_process", "kill_thread", "errno",
 };
 
-/* Every x86_64 syscall name, for "did you mean". */
-static size_t all_syscall_names(const char **out, char **owned, size_t max)
-{
-	size_t n = 0;
-	int nr;
-
-	for (nr = 0; nr < NR_SCAN_MAX && n < max; nr++) {
-		char *name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-
-		if (name) {
-			owned[n] = name;
-			out[n++] = name;
-		}
-	}
-	return n;
-}
-
 static void unknown_syscall(struct sema *s, const struct ast_word *w)
 {
-	static const char *names[NR_SCAN_MAX];
-	static char *owned[NR_SCAN_MAX];
-	size_t n = all_syscall_names(names, owned, NR_SCAN_MAX), i;
+	static const char *names[SYSCALL_NR_LIMIT];
+	unsigned n = syscall_count(SYSCALL_ARCH_X86_64), i;
 
-	sema_unknown(s, w, "syscall", names, n);
-	for (i = 0; i < n; i++)
-		free(owned[i]);
+	for (i = 0; i < n && i < SYSCALL_NR_LIMIT; i++)
+		names[i] = syscall_at(SYSCALL_ARCH_X86_64, i)->name;
+	sema_unknown(s, w, "syscall", names, i);
+}
+
+/*
+ * The IR name of the syscall word w: a name from the table, or a number.
+ * A number the table names becomes that name, so `allow 462` and `allow
+ * mseal` are the same rule; one it does not stays a number. 0 and fills
+ * out, or -1 with an error.
+ */
+static int syscall_word(struct sema *s, const struct ast_word *w,
+			char out[IR_SYSCALL_NAME])
+{
+	const char *name;
+	int nr;
+
+	if (w->text[0] < '0' || w->text[0] > '9') {
+		if (strlen(w->text) >= IR_SYSCALL_NAME ||
+		    syscall_nr(SYSCALL_ARCH_X86_64, w->text) < 0) {
+			unknown_syscall(s, w);
+			return -1;
+		}
+		strcpy(out, w->text);
+		return 0;
+	}
+	if (!syscall_is_number(w->text)) {
+		diag_error(s->d, w->loc,
+			   "syscall number '%s': write it in decimal, below %d",
+			   w->text, SYSCALL_NR_LIMIT);
+		return -1;
+	}
+	nr = atoi(w->text);
+	if (nr >= X32_LEGACY_LO && nr <= X32_LEGACY_HI) {
+		diag_error(s->d, w->loc,
+			   "syscall number %d is in x32's legacy range "
+			   "%d..%d: no x86_64 syscall has it",
+			   nr, X32_LEGACY_LO, X32_LEGACY_HI);
+		return -1;
+	}
+	name = syscall_name(SYSCALL_ARCH_X86_64, nr);
+	snprintf(out, IR_SYSCALL_NAME, "%s", name ? name : w->text);
+	return 0;
 }
 
 static void unknown_errno(struct sema *s, const struct ast_word *w)
@@ -152,6 +176,36 @@ static int fit(struct sema *s, const struct ast_value *v, unsigned width,
 	return -1;
 }
 
+/*
+ * ARG.hi: the upper 32 bits of the register that holds ARG, compared as a
+ * 32-bit unsigned number. The IR states it as a 64-bit atom whose mask and
+ * value lie in the upper half. A value must fit those 32 bits.
+ */
+static int fit_hi(struct sema *s, const struct ast_value *v, uint64_t *x,
+		  const char *arg)
+{
+	if (*x >= 0xffffffff80000000ull)
+		*x &= 0xffffffffull;
+	if (*x > 0xffffffffull) {
+		diag_error(s->d, v->loc,
+			   "value 0x%llx does not fit the 32 bits of %s",
+			   (unsigned long long)*x, arg);
+		return -1;
+	}
+	*x <<= 32;
+	return 0;
+}
+
+/* The value (or mask) of an atom at the width it is compared on. */
+static int atom_value(struct sema *s, const struct ast_value *v, int hi,
+		      unsigned width, uint64_t *x, const char *arg,
+		      const char *sc)
+{
+	if (sema_value(s, v, x))
+		return -1;
+	return hi ? fit_hi(s, v, x, arg) : fit(s, v, width, x, arg, sc);
+}
+
 static const uint8_t cmp_to_op[] = {
     [AST_EQ] = IR_OP_EQ, [AST_NE] = IR_OP_NE, [AST_LT] = IR_OP_LT,
     [AST_LE] = IR_OP_LE, [AST_GT] = IR_OP_GT, [AST_GE] = IR_OP_GE,
@@ -166,11 +220,17 @@ struct alts {
 static int resolve_atom(struct sema *s, const char *sc,
 			const struct ast_atom *a, struct alts *out)
 {
+	const char *text = a->arg.text, *dot = strrchr(text, '.');
+	int hi = dot && !strcmp(dot, ".hi");
+	char base[64];
 	unsigned width;
 	uint64_t mask = ~0ull, val;
-	int idx = syscall_args_index(sc, a->arg.text, &width);
+	int idx;
 	size_t i;
 
+	snprintf(base, sizeof(base), "%.*s",
+		 hi ? (int)(dot - text) : (int)strlen(text), text);
+	idx = syscall_args_index(sc, base, &width);
 	if (idx < 0) {
 		const char *cands[SYSCALL_ARGS_MAX * 4];
 		size_t n = 0;
@@ -179,22 +239,27 @@ static int resolve_atom(struct sema *s, const char *sc,
 		while (n < sizeof(cands) / sizeof(*cands) &&
 		       (c = syscall_args_name(sc, (unsigned)n)))
 			cands[n++] = c;
+		struct ast_word w = a->arg;
+
+		w.text = base;
 		if (n)
-			sema_unknown(s, &a->arg, "argument", cands, n);
+			sema_unknown(s, &w, "argument", cands, n);
 		else
 			diag_error(
 			    s->d, a->arg.loc,
-			    "unknown argument '%s' of %s; use arg0..arg5",
-			    a->arg.text, sc);
+			    "unknown argument '%s' of %s; use arg0..arg5", base,
+			    sc);
 		return -1;
 	}
-	if (a->has_mask && (sema_value(s, &a->mask, &mask) ||
-			    fit(s, &a->mask, width, &mask, a->arg.text, sc)))
+	if (hi) {
+		width = 64;
+		mask = 0xffffffff00000000ull;
+	}
+	if (a->has_mask && atom_value(s, &a->mask, hi, width, &mask, text, sc))
 		return -1;
 	out->n = 0;
 	if (a->cmp != AST_IN) {
-		if (sema_value(s, &a->value, &val) ||
-		    fit(s, &a->value, width, &val, a->arg.text, sc))
+		if (atom_value(s, &a->value, hi, width, &val, text, sc))
 			return -1;
 		out->v[0] = (struct ir_atom){(uint8_t)idx, (uint8_t)width,
 					     cmp_to_op[a->cmp], mask, val};
@@ -209,8 +274,7 @@ static int resolve_atom(struct sema *s, const char *sc,
 	for (i = 0; i < a->nset; i++) {
 		size_t j;
 
-		if (sema_value(s, &a->set[i], &val) ||
-		    fit(s, &a->set[i], width, &val, a->arg.text, sc))
+		if (atom_value(s, &a->set[i], hi, width, &val, text, sc))
 			return -1;
 		for (j = 0; j < out->n; j++) {
 			if (out->v[j].value == val) {
@@ -304,24 +368,27 @@ static void rule_stmt(struct sema *s, const struct ast_stmt *st)
 	}
 	for (i = 1; i < st->nwords; i++) {
 		const struct ast_word *w = &st->words[i];
+		char name[IR_SYSCALL_NAME];
 		int failed = 0;
 
 		if (w->kind != AST_WORD) {
 			diag_error(s->d, w->loc, "expected a syscall name");
 			continue;
 		}
-		if (strlen(w->text) >= IR_SYSCALL_NAME ||
-		    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64,
-						      w->text) < 0) {
-			unknown_syscall(s, w);
+		if (syscall_word(s, w, name))
 			continue;
-		}
 		for (j = 0; j < natoms && !failed; j++)
-			failed = resolve_atom(s, w->text, &st->cond->atoms[j],
+			failed = resolve_atom(s, name, &st->cond->atoms[j],
 					      &alts[j]);
 		if (!failed)
-			expand(s, w->text, &act, alts, natoms, w->loc);
+			expand(s, name, &act, alts, natoms, w->loc);
 	}
+}
+
+/* An action as one number, to tell two settings apart. */
+static uint64_t action_key(const struct ir_action *a)
+{
+	return (uint64_t)a->kind << 16 | a->errnum;
 }
 
 static void badarch(struct sema *s, const struct ast_stmt *st)
@@ -340,7 +407,8 @@ static void badarch(struct sema *s, const struct ast_stmt *st)
 			   "allowed: their syscall numbers mean other calls");
 		return;
 	}
-	if (sema_once(s, &s->sys_badarch, st->loc, "badarch action"))
+	if (sema_once(s, &s->sys_badarch, st->loc, "badarch action",
+		      action_key(&a)))
 		return;
 	s->p->sys.badarch = a;
 }
@@ -359,13 +427,16 @@ void sema_syscalls(struct sema *s, const struct ast_stmt *st)
 	s->p->sys.present = 1;
 	if (st->nwords == 3) {
 		struct ir_action def;
+		int rc;
 
 		if (parse_action(s, &st->words[2], &def))
 			return;
-		if (sema_once(s, &s->sys_default, st->words[1].loc,
-			      "syscalls default"))
+		rc = sema_once(s, &s->sys_default, st->words[1].loc,
+			       "syscalls default", action_key(&def));
+		if (rc < 0)
 			return;
-		s->p->sys.def = def;
+		if (rc == SEMA_TAKE)
+			s->p->sys.def = def;
 	}
 	for (i = 0; i < st->nchildren; i++) {
 		const struct ast_stmt *c = &st->children[i];
@@ -389,11 +460,7 @@ static int rule_src_cmp(const void *pa, const void *pb)
 	if (c)
 		return c;
 	/* Keep source order among equals so "first given here" is first. */
-	if (a->loc.file != b->loc.file && a->loc.file && b->loc.file)
-		return a->loc.file->seq < b->loc.file->seq ? -1 : 1;
-	if (a->loc.line != b->loc.line)
-		return a->loc.line - b->loc.line;
-	return a->loc.col - b->loc.col;
+	return sema_loc_cmp(a->loc, b->loc);
 }
 
 static struct ws_cons atom_cons(const struct ir_atom *a)
@@ -406,14 +473,9 @@ static int atom_sort_cmp(const void *a, const void *b)
 	return ir_atom_cmp(a, b);
 }
 
-/* Source order: by file (the order they were loaded), line, column. */
 static int loc_before(struct loc a, struct loc b)
 {
-	if (a.file != b.file)
-		return a.file && b.file && a.file->seq < b.file->seq;
-	if (a.line != b.line)
-		return a.line < b.line;
-	return a.col < b.col;
+	return sema_loc_cmp(a, b) < 0;
 }
 
 /*
@@ -459,7 +521,7 @@ static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 			    y->name,
 			    ir_action_str(&y->rule.action, a1, sizeof(a1)),
 			    ir_action_str(&x->rule.action, a2, sizeof(a2)));
-			diag_note(s->d, x->loc, "the other rule");
+			sema_other(s, y->loc, x->loc, "the other rule");
 		}
 	}
 	if (!uncond)
@@ -477,8 +539,61 @@ static void check_group(struct sema *s, struct sys_rule_src *v, size_t n)
 			   ir_action_str(&c->rule.action, a1, sizeof(a1)),
 			   c->name,
 			   ir_action_str(&uncond->rule.action, a2, sizeof(a2)));
-		diag_note(s->d, uncond->loc, "the unconditional rule");
+		sema_other(s, c->loc, uncond->loc, "the unconditional rule");
 	}
+}
+
+static int loc_cmp(const void *pa, const void *pb)
+{
+	return sema_loc_cmp(*(const struct loc *)pa, *(const struct loc *)pb);
+}
+
+/*
+ * Composition of one syscall's rules, sorted by rule (sema_compose.c):
+ * the syscall is a key, decided by every file with a rule for it that
+ * no other such file uses. The rules of the files they use are dropped;
+ * when the policy itself decides, each statement whose rules no longer
+ * apply is reported (a rule the policy restates is not lost).
+ */
+static void compose_group(struct sema *s, struct sys_rule_src *v, size_t n)
+{
+	const struct src_file **files = malloc(n * sizeof(*files));
+	struct loc by = {0};
+	size_t nfiles = 0, i, j, k;
+
+	if (!files) {
+		s->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nfiles && files[k] != v[i].loc.file; k++)
+			;
+		if (k == nfiles)
+			files[nfiles++] = v[i].loc.file;
+		if (v[i].loc.file == sema_main(s) &&
+		    (!by.file || loc_before(v[i].loc, by)))
+			by = v[i].loc;
+	}
+	if (nfiles < 2)
+		goto out;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nfiles && !v[i].dropped; k++)
+			v[i].dropped = sema_decides(s, files[k], v[i].loc.file);
+	if (!by.file)
+		goto out;
+	/* Runs of equal rules: a dropped one is lost unless one survives. */
+	for (i = 0; i < n; i = j) {
+		int kept = 0;
+
+		for (j = i; j < n && !ir_rule_cmp(&v[i].rule, &v[j].rule); j++)
+			kept |= !v[j].dropped;
+		for (k = i; k < j && !kept; k++)
+			if (v[k].dropped)
+				sema_replaced(s, by, v[k].loc, v[k].name,
+					      "rule");
+	}
+out:
+	free(files);
 }
 
 /*
@@ -512,17 +627,71 @@ static int overlaps(const struct ir_rule *r, const struct companion *c)
 	return 1;
 }
 
+/* (w & mask) op k does not hold: the opposite operator. */
+static struct ws_cons negated(const struct ir_atom *a)
+{
+	static const uint8_t opposite[] = {
+	    [WS_EQ] = WS_NE, [WS_NE] = WS_EQ, [WS_LT] = WS_GE,
+	    [WS_LE] = WS_GT, [WS_GT] = WS_LE, [WS_GE] = WS_LT,
+	};
+	struct ws_cons k = atom_cons(a);
+
+	k.op = opposite[a->op];
+	return k;
+}
+
+/*
+ * Does rule r ask for what companion c refuses, rather than leave it to
+ * c's carve-out? It does when r tests an argument c carves on besides the
+ * family (socket's type or protocol: r says which sockets it means), or
+ * when c holds wherever r does (r means only what c refuses). A plain
+ * rule on the family, as in `allow socket if domain in {AF_UNIX,
+ * AF_INET}`, does neither: there the companions win, as documented
+ * (docs/LANGUAGE.md, "Egress companions"), and no warning is given.
+ */
+static int asks_for(const struct ir_rule *r, const struct companion *c)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < c->rule.natoms; i++)
+		for (j = 0; j < r->natoms; j++)
+			if (c->rule.atoms[i].arg != 0 &&
+			    r->atoms[j].arg == c->rule.atoms[i].arg)
+				return 1;
+	/* Implied: for each atom of c, r's atoms on its argument and the
+	 * atom's negation cannot hold together. */
+	for (i = 0; i < c->rule.natoms; i++) {
+		struct ws_cons cons[IR_MAX_ATOMS + 1];
+		size_t n = 0;
+
+		for (j = 0; j < r->natoms; j++) {
+			if (r->atoms[j].arg != c->rule.atoms[i].arg)
+				continue;
+			if (r->atoms[j].width != 32)
+				return 0;
+			cons[n++] = atom_cons(&r->atoms[j]);
+		}
+		cons[n++] = negated(&c->rule.atoms[i]);
+		if (ws_word_sat(cons, n, 32, NULL) != WS_UNSAT)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A user rule less strict than a companion it overlaps loses to it where
- * both hold: one warning per statement, naming the companions.
+ * both hold: one warning per statement, naming the companions, when the
+ * rule asks for what they refuse (asks_for()). In source order.
  */
+struct companion_warning {
+	struct loc loc; /* first: loc_cmp() sorts these */
+	const struct sys_rule_src *u;
+	uint32_t which; /* bit k: companions[k] */
+};
+
 static void companion_warnings(struct sema *s)
 {
-	struct {
-		struct loc loc;
-		const struct sys_rule_src *u;
-		uint32_t which; /* bit k: companions[k] */
-	} seen[64];
+	struct companion_warning seen[64];
 	size_t nseen = 0, i, k, j;
 	char a[32], list[512];
 
@@ -535,7 +704,7 @@ static void companion_warnings(struct sema *s)
 			if (strcmp(u->name, c->name) ||
 			    ir_action_cmp(&u->rule.action, &c->rule.action) <=
 				0 ||
-			    !overlaps(&u->rule, c))
+			    !overlaps(&u->rule, c) || !asks_for(&u->rule, c))
 				continue;
 			for (j = 0; j < nseen; j++)
 				if (seen[j].loc.file == u->loc.file &&
@@ -553,6 +722,7 @@ static void companion_warnings(struct sema *s)
 			seen[j].which |= 1u << k;
 		}
 	}
+	qsort(seen, nseen, sizeof(*seen), loc_cmp);
 	for (j = 0; j < nseen; j++) {
 		const struct sys_rule_src *u = seen[j].u;
 		size_t len = 0, n = 0;
@@ -604,6 +774,17 @@ int sema_finish_syscalls(struct sema *s)
 			    !strcmp(s->rules[i].name, s->rules[j].name);
 		     j++)
 			;
+		compose_group(s, &s->rules[i], j - i);
+	}
+	for (i = j = 0; i < s->nrules; i++)
+		if (!s->rules[i].dropped)
+			s->rules[j++] = s->rules[i];
+	s->nrules = j;
+	for (i = 0; i < s->nrules; i = j) {
+		for (j = i; j < s->nrules &&
+			    !strcmp(s->rules[i].name, s->rules[j].name);
+		     j++)
+			;
 		check_group(s, &s->rules[i], j - i);
 		if (j - i > IR_MAX_RULES) {
 			struct loc last = s->rules[i].loc;
@@ -619,6 +800,8 @@ int sema_finish_syscalls(struct sema *s)
 		}
 		ncalls++;
 	}
+	if (s->oom)
+		return -1;
 	if (s->d->errors)
 		return 0;
 	if (ncalls > IR_MAX_SYSCALLS) {

@@ -6,9 +6,9 @@
  * syscalls policies filter on (syscall_args.c). Every stage may read them;
  * they read nothing of the compiler.
  *
- * Syscall names and numbers still come from libseccomp
- * (seccomp_syscall_resolve_*); a table of our own, generated from the
- * kernel's syscall tables, belongs in this folder beside the two above.
+ * Syscall names and numbers per architecture (syscalls.c), generated from
+ * the kernel's own syscall tables (syscalls_gen.c, by gen_syscalls.py):
+ * libseccomp is a test oracle for them, not their source.
  */
 #ifndef POLC_TABLES_H
 #define POLC_TABLES_H
@@ -89,5 +89,67 @@ const char *syscall_args_name(const char *syscall, unsigned i);
 /* For tests: the table in its (sorted) order. */
 unsigned syscall_args_count(void);
 const struct syscall_args *syscall_args_at(unsigned i);
+
+/* ---- Syscall names and numbers (syscalls.c) ------------------------- */
+
+/*
+ * Architectures the table names. Artifacts are x86_64 only for now; the
+ * aarch64 table is there so that names, errors and docs can say what a
+ * syscall is on the other 64-bit arch polc will target.
+ */
+enum syscall_arch {
+	SYSCALL_ARCH_X86_64 = 0,
+	SYSCALL_ARCH_AARCH64 = 1,
+	SYSCALL_ARCH_COUNT
+};
+
+/*
+ * A syscall number a policy may give as such (`allow 470`) is below this:
+ * far above any arch's table today, low enough to catch a typo.
+ */
+#define SYSCALL_NR_LIMIT 1024
+
+struct syscall_entry {
+	const char *name;
+	unsigned short nr;
+	unsigned char entry; /* 0: the kernel reserves the number, no entry */
+};
+
+/* "x86_64", "aarch64"; NULL for an arch out of range. */
+const char *syscall_arch_name(enum syscall_arch a);
+/* The arch called `name`, or -1. */
+int syscall_arch_find(const char *name);
+
+/* The number of `name` on arch a, or -1 when the table has no such name. */
+int syscall_nr(enum syscall_arch a, const char *name);
+/* The name of number nr on arch a, or NULL when the table has none. */
+const char *syscall_name(enum syscall_arch a, int nr);
+/* The largest number in arch a's table. */
+int syscall_max_nr(enum syscall_arch a);
+
+/* For tests and scans: entries in number order; NULL past the end. */
+unsigned syscall_count(enum syscall_arch a);
+const struct syscall_entry *syscall_at(enum syscall_arch a, unsigned i);
+/* The kernel file arch a's table was generated from, and the version of
+ * the kernel tree ("6.18.2"). */
+const char *syscall_table_source(enum syscall_arch a);
+const char *syscall_table_kernel(void);
+
+/*
+ * Where a name that is no x86_64 syscall is one: "i386 arm", "powerpc",
+ * ... (the kernel's other tables), or NULL when no table of the kernel
+ * has it (a typo, or a name newer than the tables).
+ */
+const char *syscall_elsewhere(const char *name);
+
+/*
+ * The x86_64 number an IR syscall name stands for: a name from the table,
+ * or the decimal spelling of a number below SYSCALL_NR_LIMIT (how the IR
+ * keeps a number no table names, e.g. "470"); -1 for anything else. The
+ * decimal spelling is canonical: no sign, no leading zero.
+ */
+int syscall_ir_nr(const char *ir_name);
+/* 1 when s is such a decimal number (whether or not a table names it). */
+int syscall_is_number(const char *s);
 
 #endif /* POLC_TABLES_H */

@@ -1,6 +1,6 @@
 # libFuzzer harnesses for the policy front end (fuzz_policy), the
-# artifact readers of polc (fuzz_polbin) and polexec's artifact decoder
-# (fuzz_stub). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
+# artifact readers of polc (fuzz_polbin), polexec's artifact decoder
+# (fuzz_stub) and polc import oci (fuzz_oci). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
 # from the top Makefile.
 #
 #   make fuzz-build    build the harnesses (clang, ASan + UBSan + libFuzzer)
@@ -28,7 +28,7 @@ FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra \
                 -Wno-unused-function -Wno-sign-compare \
                 -DPOLC_VERSION='"$(VERSION)"' \
                 -Iartifact -Ilang -Icompiler -Ibpf -I$(B)/lang $(FUZZ_SAN)
-FUZZ_LDLIBS  := -lseccomp -lnftnl -lmnl
+FUZZ_LDLIBS  := -lseccomp -lnftnl -lmnl -ljansson
 FUZZ_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
                 POLC_FUZZ_PATH=tests/bad-policies/frag
@@ -50,7 +50,13 @@ FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \
 FUZZ_STUB_SRCS := $(filter-out stub/util.c stub/polexec.c,$(wildcard stub/*.c))
 FUZZ_STUB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_STUB_SRCS)) \
 	$(B)/fuzz/artifact/polbin_read.o $(B)/fuzz/artifact/sha256.o
-FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin $(B)/fuzz/fuzz_stub
+# fuzz_oci: the importer, its JSON reading, and the word logic it decides
+# overlapping rules with.
+FUZZ_OCI_SRCS := compiler/cli/oci.c compiler/cli/oci_import.c \
+	compiler/logic/ir_words.c compiler/cli/output.c compiler/support/errbuf.c
+FUZZ_OCI_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_OCI_SRCS))
+FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin \
+	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci
 
 $(B)/fuzz/%.o: %.c $(B)/lang/parser.h
 	@mkdir -p $(dir $@)
@@ -65,6 +71,9 @@ $(B)/fuzz/gen/%.o: $(B)/%.c $(B)/lang/parser.h
 $(B)/fuzz/fuzz_policy: $(B)/fuzz/tests/fuzz/fuzz_policy.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
 $(B)/fuzz/fuzz_polbin: $(B)/fuzz/tests/fuzz/fuzz_polbin.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
+$(B)/fuzz/fuzz_oci: $(B)/fuzz/tests/fuzz/fuzz_oci.o $(FUZZ_OCI_OBJS) \
+		$(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
 $(B)/fuzz/tests/fuzz/fuzz_stub.o: FUZZ_CFLAGS += -Istub
 $(B)/fuzz/fuzz_stub: $(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS)
@@ -119,7 +128,10 @@ $(B)/fuzz/policy.dict: tests/fuzz/fuzz.mk
 fuzz-build: $(FUZZ_BINS)
 
 # Every file once, each harness over its own inputs: the seeds, the broken
-# policies, and the saved findings (tests/fuzz/crashes/{policy,polbin,stub}-*).
+# policies, and the saved findings
+# (tests/fuzz/crashes/{policy,polbin,stub,oci}-*). fuzz_oci's seeds are
+# tests/fuzz/corpus-oci/ (small profiles, and what fuzzing kept) and
+# bench/profiles/.
 # libFuzzer stops at the first failing input, so the run restarts after it
 # until every input ran; each failure is one line, then a summary.
 FUZZ_REPLAY_FN = replay() { \
@@ -153,6 +165,10 @@ fuzz-replay: $(FUZZ_BINS)
 	    $$(find tests/fuzz/corpus-stub tests/bad-artifacts tests/fuzz/crashes \
 	        -type f \( -path '*/corpus-stub/*' -o -name '*.polbin' \
 	        -o -name 'stub-*' \) 2>/dev/null | sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_oci $(B)/fuzz/replay-oci.log \
+	    $$(find tests/fuzz/corpus-oci bench/profiles tests/fuzz/crashes \
+	        -type f \( -path '*/corpus-oci/*' -o -name '*.json' \
+	        -o -name 'oci-*' \) 2>/dev/null | sort) || rc=1; \
 	exit $$rc
 
 FUZZ_EXPLORE := -fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 \
@@ -162,7 +178,7 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	@$(FUZZ_SEEDS_CMD)
 	@$(FUZZ_STUB_SEEDS_CMD)
 	@mkdir -p $(B)/fuzz/work-policy $(B)/fuzz/work-polbin \
-	    $(B)/fuzz/work-stub $(B)/fuzz/findings
+	    $(B)/fuzz/work-stub $(B)/fuzz/work-oci $(B)/fuzz/findings
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_policy $(FUZZ_OPTS) \
 	    $(FUZZ_EXPLORE) -dict=$(B)/fuzz/policy.dict \
 	    -artifact_prefix=$(B)/fuzz/findings/policy- \
@@ -177,8 +193,13 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    -artifact_prefix=$(B)/fuzz/findings/stub- \
 	    $(B)/fuzz/work-stub tests/fuzz/corpus-stub \
 	    >$(B)/fuzz/fuzz-stub.log 2>&1
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_oci $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -dict=tests/fuzz/oci.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/oci- \
+	    $(B)/fuzz/work-oci tests/fuzz/corpus-oci bench/profiles \
+	    >$(B)/fuzz/fuzz-oci.log 2>&1
 	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \
-	    $(B)/fuzz/fuzz-stub.log
+	    $(B)/fuzz/fuzz-stub.log $(B)/fuzz/fuzz-oci.log
 	@n=$$(ls $(B)/fuzz/findings | wc -l); \
 	echo "fuzz: $$n findings in $(B)/fuzz/findings/ (replay one by" \
 	    "running its harness on it)"; [ "$$n" -eq 0 ]

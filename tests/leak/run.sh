@@ -28,23 +28,11 @@ WHO_RUNS="uid $(id -u)"
 
 # --- helpers ---------------------------------------------------------------
 
-# say, expect, expect_match, expect_nomatch, expect_absent: tests/lib.sh,
-# beside this script's folder (copied there for the uid 65534 pass too).
+# say, expect, expect_match, expect_nomatch, expect_absent, in_scratch (each
+# test in a subshell with a fresh scratch dir $T, its run records kept for
+# records_check): tests/lib.sh, beside this script's folder (copied there
+# for the uid 65534 pass too).
 . "$HERE/../lib.sh"
-
-# Runs one test function in a subshell with a fresh scratch dir $T.
-run_test() {
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	if (cd "$T" && "$1"); then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		say "  FAIL  $1"
-	fi
-	rm -rf "$T"
-}
 
 # polexec with the output and status captured: OUT, ERR, RC.
 box() {
@@ -70,7 +58,7 @@ setup_shared() {
 		cp "$B/$f" "$SHARED/bin/" || exit 2
 	done
 	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || exit 2
-	cp "$HERE/../lib.sh" "$SHARED/lib.sh" || exit 2
+	support_copy "$SHARED" || exit 2
 	if [ ! -x "$B/polc" ]; then
 		say "leak: $B/polc is missing: run make first"
 		exit 2
@@ -95,6 +83,7 @@ use_shared() {
 	ART=$SHARED/art
 	POLEXEC=$BIN/polexec
 	SCRATCH=$(mktemp -d /tmp/polc-leak-run.XXXXXX) || exit 2
+	support_use "$SHARED"
 }
 
 # --- the tests ---------------------------------------------------------------
@@ -1971,8 +1960,9 @@ t_doctor_reports_tiers
 run_all() {
 	say "--- leak suite as $WHO_RUNS"
 	for t in ${LEAK_ONLY:-$TESTS}; do
-		run_test "$t"
+		in_scratch "$t"
 	done
+	records_check leak "${LEAK_ONLY:-}"
 	rm -rf "$SCRATCH"
 }
 
@@ -1984,7 +1974,7 @@ if [ -n "${LEAK_INNER:-}" ]; then
 	use_shared
 	run_all
 	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "leak-pass: $passed passed, $failed failed"
+	say "leak-pass: $passed passed, $failed failed, $validated records valid"
 	[ "$failed" -eq 0 ]
 	exit
 fi
@@ -1998,5 +1988,5 @@ if [ "$(id -u)" = 0 ]; then
 		${LEAK_ONLY:+LEAK_ONLY="$LEAK_ONLY"}
 fi
 rm -rf "$SHARED"
-say "leak: $passed passed, $failed failed"
+say "leak: $passed passed, $failed failed ($validated run records valid)"
 [ "$failed" -eq 0 ]

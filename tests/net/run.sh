@@ -64,22 +64,14 @@ LO_NO=39202
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
-# Runs one test function in a subshell with a fresh scratch dir $T.
-run_test() {
-	T=$(mktemp -d "$SCRATCH/t.XXXXXX") || exit 2
-	if (cd "$T" && "$1"); then
-		passed=$((passed + 1))
-		say "  ok    $1"
-	else
-		failed=$((failed + 1))
-		failures="$failures $1"
-		if [ -s "$T/stderr" ]; then
-			say "    the last box's stderr:"
-			head -n 20 "$T/stderr" | sed 's/^/      /'
-		fi
-		say "  FAIL  $1"
+# A failed test shows the last box's stderr (in_scratch runs each test in a
+# subshell with a fresh scratch dir $T, its run records kept for
+# records_check).
+box_stderr() {
+	if [ -s "$T/stderr" ]; then
+		say "    the last box's stderr:"
+		head -n 20 "$T/stderr" | sed 's/^/      /'
 	fi
-	rm -rf "$T"
 }
 
 # boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
@@ -603,8 +595,9 @@ t_unprivileged_needs_tun
 run_all() {
 	say "--- net suite as $WHO_RUNS"
 	for t in ${NET_ONLY:-$TESTS}; do
-		run_test "$t"
+		in_scratch "$t" box_stderr
 	done
+	records_check net "${NET_ONLY:-}"
 	rm -rf "$SCRATCH"
 }
 
@@ -623,7 +616,7 @@ setup_shared() {
 		cp "$B/$f" "$SHARED/bin/" || return 1
 	done
 	cp "$HERE/run.sh" "$SHARED/bin/run.sh" || return 1
-	cp "$HERE/../lib.sh" "$SHARED/lib.sh" || return 1
+	support_copy "$SHARED" || return 1
 	for pol in "$HERE"/*.pol; do
 		name=$(basename "$pol" .pol)
 		if ! "$B/polc" build "$pol" -o "$SHARED/art/$name.polbin" \
@@ -641,6 +634,7 @@ use_shared() {
 	POLEXEC=$BIN/polexec
 	SCRATCH=$(mktemp -d /tmp/polc-net-run.XXXXXX) || exit 2
 	chmod 755 "$SCRATCH"
+	support_use "$SHARED"
 }
 
 # fatal MESSAGE: the harness could not be built; the suite fails.
@@ -783,7 +777,7 @@ if [ -n "${NET_INNER:-}" ]; then
 	use_shared
 	run_all
 	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "net-pass: $passed passed, $failed failed"
+	say "net-pass: $passed passed, $failed failed, $validated records valid"
 	[ "$failed" -eq 0 ]
 	exit
 fi
@@ -828,5 +822,5 @@ use_shared
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
 unprivileged_pass net NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"}
-say "net: $passed passed, $failed failed"
+say "net: $passed passed, $failed failed ($validated run records valid)"
 [ "$failed" -eq 0 ]

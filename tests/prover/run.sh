@@ -10,13 +10,20 @@
 # is also checked with --json (valid JSON, same verdict and findings) and
 # through both artifacts (.polbin), which must give the same verdict.
 #
+# Every --json output must also match docs/schema/check.schema.json: all
+# of them are validated at the end, in one run of the validator, and a
+# pair whose output does not match fails.
+#
 # Then every example and standard-library fragment is within itself, and
 # each with one extra allow added exceeds it, with that allow the witness.
 # Ends with "prover: N passed, N failed".
 POLC=${POLC:-build/polc}
 dir=$(dirname "$0")
+HERE=$(cd "$dir" && pwd)
+. "$HERE/../lib.sh" # schema_check
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/jsons"
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -96,6 +103,7 @@ check_pair() { # CASE-DIR
 		bad "$name: does not build"
 		return
 	fi
+	cp "$tmp/json" "$tmp/jsons/$name.json" # for the schema, at the end
 	ok
 }
 
@@ -104,6 +112,53 @@ for c in "$dir"/[0-9]*-*/; do
 done
 n=$(ls -d "$dir"/[0-9]*-*/ | wc -l)
 [ "$n" -ge 40 ] || bad "fewer than 40 pairs ($n)"
+
+# Each passing pair's --json output against the schema: a pair passes
+# only if its output matches.
+njson=$(ls "$tmp/jsons" | wc -l)
+[ "$njson" -ge 40 ] || bad "fewer than 40 --json outputs to validate ($njson)"
+schema_check check "$tmp/jsons"/*.json
+case $? in
+2) bad "the schema validator could not run: $SC_INVALID" ;;
+1)
+	printf '%s\n' "$SC_INVALID" | while IFS= read -r line; do
+		echo "FAIL: ${line#"$tmp/jsons/"}"
+	done
+	nbad=$(printf '%s\n' "$SC_INVALID" | grep -c .)
+	pass=$((pass - nbad))
+	fail=$((fail + nbad))
+	;;
+esac
+echo "prover: $validated --json outputs valid against check.schema.json"
+
+# What build refuses after the semantic pass, check refuses, with build's
+# message: a filter over the kernel's 4,096 instructions (40 sets of 64
+# ioctl numbers), as either side, from sources.
+awk 'BEGIN { print "policy \"big\" {\n  syscalls {"
+	for (s = 0; s < 40; s++) {
+		printf "    allow ioctl if cmd in {"
+		for (i = 0; i < 64; i++) printf "%s%d", i ? ", " : "", s * 64 + i
+		print "}"
+	}
+	print "  }\n}" }' >"$tmp/big.pol"
+"$POLC" build "$tmp/big.pol" -o "$tmp/big.polbin" 2>"$tmp/build.err"
+rc=$?
+msg=$(sed -n 's/^polc: //p' "$tmp/build.err")
+case $msg in
+*"instructions, above the limit of 4096"*) ok ;;
+*) bad "build of a 4096+ instruction filter: exit $rc, '$msg'" ;;
+esac
+for side in old new; do
+	if [ $side = old ]; then set -- "$tmp/big.pol" "$dir/01-sys-identical/new.pol"
+	else set -- "$dir/01-sys-identical/old.pol" "$tmp/big.pol"; fi
+	"$POLC" check --boundary "$1" "$2" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ -n "$msg" ] &&
+		[ "$(cat "$tmp/err")" = "polc: $tmp/big.pol: $msg" ]; then ok; else
+		bad "check with the big filter as $side: exit $rc, expected 2 and" \
+			"build's message"; cat "$tmp/out" "$tmp/err"
+	fi
+done
 
 # A policy: within itself; one extra allow (a syscall it does not name)
 # exceeds it, with that syscall as the witness, and not the other way.

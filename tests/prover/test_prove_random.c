@@ -36,6 +36,7 @@
 #include "backend/backend.h"
 #include "prove/prove.h"
 #include "sections.h"
+#include "arg_grid.h"
 
 #include <linux/audit.h>
 #include <stdio.h>
@@ -44,7 +45,6 @@
 
 #define PAIRS	    1000
 #define Z3_PAIRS    200 /* of them, also decided through Z3 */
-#define MAX_VALS    24
 #define MAX_VECTORS 4000
 
 typedef unsigned __int128 u128;
@@ -375,34 +375,12 @@ static int run_rank(const struct prog *pr, const struct seccomp_data *d)
 	return rank_ret(res.ret);
 }
 
-static void add_val(uint64_t *v, size_t *n, uint64_t x)
+static int sys_rank(const struct prog *pr, const struct prove_sys_point *pt)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (v[i] == x)
-			return;
-	if (*n < MAX_VALS)
-		v[(*n)++] = x;
-}
+	struct seccomp_data d = {.nr = (int)pt->nr, .arch = pt->arch};
 
-static void atom_vals(const struct ir_policy *p, const char *name,
-		      uint64_t v[3][MAX_VALS], size_t n[3])
-{
-	const struct ir_syscall *sc = ir_find_syscall(&p->sys, name);
-
-	for (uint32_t r = 0; sc && r < sc->nrules; r++) {
-		for (uint32_t a = 0; a < sc->rules[r].natoms; a++) {
-			const struct ir_atom *at = &sc->rules[r].atoms[a];
-			uint64_t k = at->value, m = at->mask;
-			size_t i = at->arg;
-
-			add_val(v[i], &n[i], k);
-			add_val(v[i], &n[i], k + 1);
-			add_val(v[i], &n[i], k - 1);
-			add_val(v[i], &n[i], k | ~m);
-			add_val(v[i], &n[i], (k + 1) | (~m & 0x100000000ull));
-			add_val(v[i], &n[i], k ^ 0x100000000ull);
-		}
-	}
+	memcpy(d.args, pt->args, sizeof(d.args));
+	return run_rank(pr, &d);
 }
 
 static int brute_sys(const struct ir_policy *o, const struct ir_policy *nw,
@@ -423,15 +401,16 @@ static int brute_sys(const struct ir_policy *o, const struct ir_policy *nw,
 	if (run_rank(pn, &d) > run_rank(po, &d))
 		return 1;
 	for (int s = 0; s < 5; s++) {
-		uint64_t v[3][MAX_VALS];
-		size_t n[3] = {0, 0, 0}, total;
+		uint64_t v[6][GRID_VALS];
+		unsigned n[6] = {0};
+		size_t total;
 
 		for (int i = 0; i < 3; i++)
 			for (size_t b = 0; b < sizeof(base) / sizeof(*base);
 			     b++)
-				add_val(v[i], &n[i], base[b]);
-		atom_vals(o, names[s], v, n);
-		atom_vals(nw, names[s], v, n);
+				grid_add(v[i], &n[i], base[b]);
+		grid_atoms(o, names[s], v, n);
+		grid_atoms(nw, names[s], v, n);
 		memset(&d, 0, sizeof(d));
 		d.arch = AUDIT_ARCH_X86_64;
 		d.nr = seccomp_syscall_nr(names[s]);
@@ -528,19 +507,7 @@ static int brute_fs(const struct ir_policy *o, const struct ir_policy *nw)
 			return 1;
 	for (uint32_t i = 0; nw->fs.present && i < nw->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &nw->fs.rules[i];
-		int of = -1;
 
-		for (uint32_t j = 0; o->fs.present && j < o->fs.nrules; j++) {
-			char a[300], b[300];
-
-			bind_path(o->fs.rules[j].path, a, sizeof(a));
-			bind_path(r->path, b, sizeof(b));
-			if (!strcmp(a, b))
-				of = (int)o->fs.rules[j].flags;
-		}
-		if ((r->flags & IR_FS_OPTIONAL) && of >= 0 &&
-		    !(of & IR_FS_OPTIONAL))
-			return 1;
 		if (!(r->flags & IR_FS_FOLLOW) || !strcmp(r->path, "/"))
 			continue;
 		if (t_rights(nw, "/" FRESH "/target", r->path) &
@@ -706,19 +673,42 @@ static int brute_net(const struct ir_policy *o, const struct ir_policy *nw)
 
 /* ---- The finite dimensions, by definition ---------------------------- */
 
+/*
+ * What the box may use: each limit in force (the IR has the defaults
+ * written out), wall and cpu each with one grace more (SIGTERM or SIGXCPU
+ * first, SIGKILL one grace later), cpu in whole seconds; grace on its own
+ * bounds nothing.
+ */
+static int t_ceiling(const struct ir_policy *p, unsigned i, uint64_t *v)
+{
+	const struct ir_limits *l = &p->limits;
+	uint64_t g = l->set >> IR_LIM_GRACE & 1 ? l->value[IR_LIM_GRACE] : 0;
+
+	if (!(l->set >> i & 1))
+		return 0;
+	*v = l->value[i];
+	if (i == IR_LIM_WALL)
+		*v += g;
+	if (i == IR_LIM_CPU)
+		*v = (*v + 999) / 1000 + (g + 999) / 1000;
+	return 1;
+}
+
 static int brute_limits(const struct ir_policy *o, const struct ir_policy *nw)
 {
 	for (unsigned i = 0; i < IR_LIM_COUNT; i++) {
-		int sn = nw->limits.present && (nw->limits.set >> i & 1);
-		int so = o->limits.present && (o->limits.set >> i & 1);
-		uint64_t vn = sn ? nw->limits.value[i] : 0;
-		uint64_t vo = so ? o->limits.value[i] : 0;
+		uint64_t vn = 0, vo = 0;
+		int sn = t_ceiling(nw, i, &vn), so = t_ceiling(o, i, &vo);
 
-		if (i == IR_LIM_CORE)
-			sn = so = 1; /* unset: no core dumps */
-		if (so && (!sn || vn > vo))
+		if (i != IR_LIM_GRACE && so && (!sn || vn > vo))
 			return 1;
 	}
+	/* best_effort against require, both capping memory or pids */
+	if (o->limits.mode == IR_LIMITS_REQUIRE &&
+	    nw->limits.mode != IR_LIMITS_REQUIRE)
+		for (unsigned i = IR_LIM_MEMORY; i <= IR_LIM_PIDS; i++)
+			if (o->limits.set >> i & nw->limits.set >> i & 1)
+				return 1;
 	return 0;
 }
 
@@ -795,10 +785,6 @@ static void check_witness(const struct ir_policy *o, const struct ir_policy *nw,
 		char q[300];
 		const char *sym = f->fs.symlink ? f->fs.path : NULL;
 
-		if (!f->fs.rights) { /* optional */
-			assert_non_null(strstr(f->witness, "optional"));
-			break;
-		}
 		if (sym)
 			snprintf(q, sizeof(q), "/" FRESH "/target");
 		else
@@ -825,6 +811,8 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 	struct prog po, pn;
 	uint64_t rng3 = seed | 1;
 	int has[PROVE_DIM_COUNT] = {0}, brute[PROVE_DIM_COUNT];
+	struct prove_sys_point sys_seen[16];
+	size_t nsys = 0;
 	char err[256];
 
 	assert_int_equal(prove_boundary(o, nw, NULL, &r, err, sizeof(err)),
@@ -858,6 +846,8 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 	for (size_t i = 0; i < r.n; i++) {
 		check_witness(o, nw, &po, &pn, &r.f[i], r.fresh);
 		t->witnesses[r.f[i].dim]++;
+		if (r.f[i].kind == PROVE_PT_SYS && nsys < 16)
+			sys_seen[nsys++] = r.f[i].sys;
 	}
 	prove_result_free(&r);
 	/*
@@ -876,6 +866,17 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 				continue;
 			hz = 1;
 			check_witness(o, nw, &po, &pn, &r.f[i], r.fresh);
+			/* NEW's action at the witness: the same most
+			 * permissive one the search found for that syscall. */
+			for (size_t k = 0; k < nsys; k++)
+				if (sys_seen[k].nr == r.f[i].sys.nr &&
+				    sys_seen[k].arch == r.f[i].sys.arch &&
+				    sys_rank(&pn, &sys_seen[k]) !=
+					sys_rank(&pn, &r.f[i].sys))
+					fail_msg("seed %llu: %s: Z3's witness "
+						 "is not the most permissive",
+						 (unsigned long long)seed,
+						 r.f[i].witness);
 		}
 		if (hz != has[PROVE_DIM_SYSCALLS])
 			fail_msg("seed %llu: syscalls: search %d, Z3 %d",

@@ -85,6 +85,19 @@ static void test_equivalent_policies(void **state)
 	     "} }"},
 	    {"policy \"p\" { syscalls default kill { allow read } }",
 	     "policy \"p\" { syscalls { allow read } }"},
+	    /* ARG.hi is the upper half of the register: for a 64-bit
+	     * argument, the same as a mask on it. */
+	    {"policy \"p\" { syscalls { allow mmap if len.hi == 1 && "
+	     "len.hi & 0xf0 in {0x10, 0x20} } }",
+	     "policy \"p\" { syscalls { allow mmap if len & "
+	     "0xffffffff00000000 == 0x100000000 && len & 0xf000000000 == "
+	     "0x1000000000\n allow mmap if len & 0xf000000000 == "
+	     "0x2000000000 && len.hi == 1 } }"},
+	    /* A number the syscall table names is that syscall. */
+	    {"policy \"p\" { syscalls { allow 462; allow 41 if "
+	     "family == 1 } }",
+	     "policy \"p\" { syscalls { allow mseal; allow socket if "
+	     "domain == 1 } }"},
 	    /* best_effort is the limits' default mode. */
 	    {"policy \"p\" { limits best_effort { pids 5 } }",
 	     "policy \"p\" { limits { pids 5 } }"},
@@ -96,6 +109,23 @@ static void test_equivalent_policies(void **state)
 	    {"policy \"p\" { fs { observe destructive } }",
 	     "policy \"p\" { fs { observe destructive workspace "
 	     "${WORKSPACE}/ } }"},
+	    /* Every default written out (ir.h): stated and left out are one
+	     * IR (test_defaults_written_out below). */
+	    {"policy \"p\" { limits { wall 1m } }",
+	     "policy \"p\" { limits { wall 1m; core 0; grace 2s } }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { landlock abi >= 1 require\n fs { ro /usr } }"},
+	    {"policy \"p\" { net host { connect 443 } }",
+	     "policy \"p\" { landlock abi >= 4 require\n net host { connect "
+	     "443 } }"},
+	    {"policy \"p\" { syscalls { allow read } }",
+	     "policy \"p\" { syscalls default kill_process { allow read\n "
+	     "badarch kill_process } }"},
+	    {"policy \"p\" { env { pass A } }",
+	     "policy \"p\" { env { pass A }\n syscalls default allow { "
+	     "badarch kill_process } }"},
+	    {"policy \"p\" { net none { loopback * } }",
+	     "policy \"p\" { net none { loopback 1-65535 } }"},
 	};
 	size_t i;
 
@@ -111,6 +141,11 @@ static void test_different_policies(void **state)
 	static const char *const pairs[][2] = {
 	    {"policy \"p\" { syscalls { allow read } }",
 	     "policy \"p\" { syscalls { allow write } }"},
+	    {"policy \"p\" { syscalls { allow 470 } }",
+	     "policy \"p\" { syscalls { allow 471 } }"},
+	    /* An int's upper half is another word than the int. */
+	    {"policy \"p\" { syscalls { allow socket if family.hi == 0 } }",
+	     "policy \"p\" { syscalls { allow socket if family == 0 } }"},
 	    {"policy \"p\" { syscalls { allow socket if domain == 1 } }",
 	     "policy \"p\" { syscalls { allow socket if domain != 1 } }"},
 	    {"policy \"p\" { syscalls default errno(EPERM) { allow read } "
@@ -240,6 +275,60 @@ static void test_codec_refuses_noncanonical(void **state)
 	assert_int_equal(ir_deserialize(a, n, &q, err, sizeof(err)), IR_EINVAL);
 	assert_non_null(strstr(err, "canonical"));
 	free(a);
+	ir_policy_destroy(&p);
+}
+
+static void refused_as_noncanonical(const struct ir_policy *p)
+{
+	struct ir_policy *q = NULL;
+	uint8_t *a;
+	size_t n;
+	char err[128] = "";
+
+	assert_int_equal(ir_serialize(p, &a, &n), IR_OK);
+	assert_int_equal(ir_deserialize(a, n, &q, err, sizeof(err)), IR_EINVAL);
+	assert_null(q);
+	assert_non_null(strstr(err, "canonical"));
+	free(a);
+}
+
+/*
+ * Every default is in the IR, written out once (ir.h): a policy that
+ * states it and one that leaves it out are one IR (the pairs of
+ * test_equivalent_policies), and an IR without it is not canonical, so
+ * no reader meets a missing default.
+ */
+static void test_defaults_written_out(void **state)
+{
+	struct ir_policy *p;
+
+	(void)state;
+	/* Without any block: core and grace in force, net host, no layer. */
+	p = compile("policy \"p\" { env { pass A } }");
+	assert_false(p->limits.present);
+	assert_int_equal(p->limits.set, 1u << IR_LIM_CORE | 1u << IR_LIM_GRACE);
+	assert_int_equal(p->limits.value[IR_LIM_CORE], IR_DEFAULT_CORE);
+	assert_int_equal(p->limits.value[IR_LIM_GRACE], IR_DEFAULT_GRACE_MS);
+	assert_int_equal(p->limits.value[IR_LIM_GRACE], 2000);
+	assert_false(p->net.present);
+	assert_int_equal(p->net.mode, IR_NET_HOST);
+	assert_false(p->landlock.present);
+	assert_int_equal(p->sys.def.kind, IR_COMPANION_ACTION);
+	assert_int_equal(p->sys.badarch.kind, IR_DEFAULT_BADARCH);
+	/* An IR that leaves grace out is refused as not canonical. */
+	p->limits.set &= ~(1u << IR_LIM_GRACE);
+	p->limits.value[IR_LIM_GRACE] = 0;
+	refused_as_noncanonical(p);
+	ir_policy_destroy(&p);
+	/* Nor can the Landlock requirement be left to a reader. */
+	p = compile("policy \"p\" { fs { ro /usr } }");
+	assert_true(p->landlock.present);
+	assert_int_equal(p->landlock.abi_min, IR_DEFAULT_LL_ABI);
+	assert_int_equal(p->landlock.mode, IR_DEFAULT_LL_MODE);
+	p->landlock.present = 0;
+	p->landlock.abi_min = 0;
+	p->landlock.mode = 0;
+	refused_as_noncanonical(p);
 	ir_policy_destroy(&p);
 }
 
@@ -507,6 +596,7 @@ int main(void)
 	    cmocka_unit_test(test_codec_round_trip),
 	    cmocka_unit_test(test_codec_hostile),
 	    cmocka_unit_test(test_codec_refuses_noncanonical),
+	    cmocka_unit_test(test_defaults_written_out),
 	    cmocka_unit_test(test_resolution),
 	    cmocka_unit_test(test_companions),
 	    cmocka_unit_test(test_name_shapes),

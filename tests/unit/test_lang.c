@@ -197,6 +197,67 @@ static void test_closest(void **state)
 	assert_null(diag_closest("zzzzzz", c, 3));
 }
 
+static char *printed(const struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	assert_non_null(m);
+	diag_print(d, m);
+	assert_int_equal(fclose(m), 0);
+	return text;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/* A group (an entry and its notes) printed before is not printed again,
+ * even from another copy of the same file; a group that differs in any
+ * entry is, and so is a note about another entry. */
+static void test_print_once(void **state)
+{
+	static const char text[] = "policy \"p\" {\n  allow x\n}\n";
+	const struct src_file *a, *b;
+	struct loc la, lb, la3;
+	struct diag d;
+	char *out;
+
+	(void)state;
+	diag_init(&d);
+	a = diag_add_source(&d, "t.pol", text, sizeof(text) - 1);
+	b = diag_add_source(&d, "t.pol", text, sizeof(text) - 1);
+	la = (struct loc){a, 2, 3};
+	lb = (struct loc){b, 2, 3};
+	la3 = (struct loc){a, 3, 1};
+	diag_warning(&d, la, "w");
+	diag_note(&d, la3, "n");
+	diag_warning(&d, lb, "w"); /* the same, from the second copy */
+	diag_note(&d, la3, "n");
+	diag_warning(&d, lb, "w"); /* another note: another group */
+	diag_note(&d, la3, "m");
+	diag_remark(&d, la, "r"); /* a note of its own starts a group */
+	diag_note(&d, la3, "n");
+	diag_remark(&d, lb, "r");
+	diag_note(&d, la3, "n");
+	diag_error(&d, la, "w"); /* another level */
+	out = printed(&d);
+	assert_int_equal(count(out, "t.pol:2:3: warning: w\n"), 2);
+	assert_int_equal(count(out, "t.pol:3:1: note: n\n"), 2);
+	assert_int_equal(count(out, "t.pol:3:1: note: m\n"), 1);
+	assert_int_equal(count(out, "t.pol:2:3: note: r\n"), 1);
+	assert_int_equal(count(out, "t.pol:2:3: error: w\n"), 1);
+	assert_int_equal(d.warnings, 3);
+	free(out);
+	diag_fini(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +268,7 @@ int main(void)
 	    cmocka_unit_test(test_depth_limit),
 	    cmocka_unit_test(test_fmt_layout_and_idempotence),
 	    cmocka_unit_test(test_closest),
+	    cmocka_unit_test(test_print_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "tables/tables.h"
 
@@ -285,6 +288,199 @@ static void test_errno(void **state)
 	assert_null(errno_name(4095));
 }
 
+/* ---- The syscall table against the kernel's and libseccomp's ---------- */
+
+static const uint32_t scmp_arch[SYSCALL_ARCH_COUNT] = {
+    [SYSCALL_ARCH_X86_64] = SCMP_ARCH_X86_64,
+    [SYSCALL_ARCH_AARCH64] = SCMP_ARCH_AARCH64,
+};
+
+static void test_syscall_numbers_well_formed(void **state)
+{
+	(void)state;
+	for (int a = 0; a < SYSCALL_ARCH_COUNT; a++) {
+		unsigned n = syscall_count(a);
+
+		assert_non_null(syscall_arch_name(a));
+		assert_int_equal(syscall_arch_find(syscall_arch_name(a)), a);
+		assert_true(n > 300);
+		assert_null(syscall_at(a, n));
+		for (unsigned i = 0; i < n; i++) {
+			const struct syscall_entry *e = syscall_at(a, i);
+
+			if (i > 0 && syscall_at(a, i - 1)->nr >= e->nr)
+				fail_msg("%s: numbers not increasing at %s",
+					 syscall_arch_name(a), e->name);
+			assert_true(e->nr < SYSCALL_NR_LIMIT);
+			/* Both indexes find every row. */
+			assert_int_equal(syscall_nr(a, e->name), e->nr);
+			assert_string_equal(syscall_name(a, e->nr), e->name);
+		}
+		assert_int_equal(syscall_max_nr(a), syscall_at(a, n - 1)->nr);
+		assert_int_equal(syscall_nr(a, "no_such_call"), -1);
+		assert_int_equal(syscall_nr(a, ""), -1);
+		assert_null(syscall_name(a, -1));
+		assert_null(syscall_name(a, SYSCALL_NR_LIMIT));
+	}
+	assert_int_equal(syscall_arch_find("i386"), -1);
+	assert_null(syscall_arch_name(SYSCALL_ARCH_COUNT));
+	assert_string_equal(syscall_table_kernel(), "6.18.2");
+}
+
+/* What the kernel's tables say, spot-checked by hand from syscall_64.tbl
+ * and syscall.tbl (Linux 6.18). */
+static void test_syscall_numbers_known(void **state)
+{
+	static const struct {
+		int arch;
+		const char *name;
+		int nr;
+	} v[] = {
+	    {SYSCALL_ARCH_X86_64, "read", 0},
+	    {SYSCALL_ARCH_X86_64, "socket", 41},
+	    {SYSCALL_ARCH_X86_64, "umount2", 166},
+	    {SYSCALL_ARCH_X86_64, "uretprobe", 335},
+	    {SYSCALL_ARCH_X86_64, "uprobe", 336},
+	    {SYSCALL_ARCH_X86_64, "io_uring_setup", 425},
+	    {SYSCALL_ARCH_X86_64, "statmount", 457},
+	    {SYSCALL_ARCH_X86_64, "listmount", 458},
+	    {SYSCALL_ARCH_X86_64, "mseal", 462},
+	    {SYSCALL_ARCH_X86_64, "setxattrat", 463},
+	    {SYSCALL_ARCH_X86_64, "getxattrat", 464},
+	    {SYSCALL_ARCH_X86_64, "listxattrat", 465},
+	    {SYSCALL_ARCH_X86_64, "removexattrat", 466},
+	    {SYSCALL_ARCH_X86_64, "file_setattr", 469},
+	    /* a reserved number without an entry point keeps its name */
+	    {SYSCALL_ARCH_X86_64, "uselib", 134},
+	    {SYSCALL_ARCH_AARCH64, "io_setup", 0},
+	    {SYSCALL_ARCH_AARCH64, "socket", 198},
+	    {SYSCALL_ARCH_AARCH64, "renameat", 38},
+	    {SYSCALL_ARCH_AARCH64, "getrlimit", 163},
+	    {SYSCALL_ARCH_AARCH64, "memfd_secret", 447},
+	    {SYSCALL_ARCH_AARCH64, "mseal", 462},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_int_equal(syscall_nr(v[i].arch, v[i].name), v[i].nr);
+	for (unsigned i = 0; i < syscall_count(SYSCALL_ARCH_X86_64); i++) {
+		const struct syscall_entry *e =
+		    syscall_at(SYSCALL_ARCH_X86_64, i);
+
+		if (!strcmp(e->name, "uselib"))
+			assert_false(e->entry);
+		if (!strcmp(e->name, "read"))
+			assert_true(e->entry);
+	}
+	/* x32's rows are another ABI, not x86_64 syscalls. */
+	assert_null(syscall_name(SYSCALL_ARCH_X86_64, 512));
+	/* 64-bit arm has no 32-bit time or open, and no uretprobe. */
+	assert_int_equal(syscall_nr(SYSCALL_ARCH_AARCH64, "open"), -1);
+	assert_int_equal(syscall_nr(SYSCALL_ARCH_AARCH64, "fstatat64"), -1);
+	assert_int_equal(syscall_nr(SYSCALL_ARCH_AARCH64, "uretprobe"), -1);
+}
+
+/*
+ * libseccomp as the oracle: where it knows a name, its number is ours, and
+ * every number it names we name the same. The names only we know are
+ * listed: they are the syscalls newer than its table.
+ */
+static void test_syscall_numbers_vs_libseccomp(void **state)
+{
+	(void)state;
+	for (int a = 0; a < SYSCALL_ARCH_COUNT; a++) {
+		unsigned n = syscall_count(a), both = 0, ours = 0;
+		char list[4096] = "";
+		size_t len = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			const struct syscall_entry *e = syscall_at(a, i);
+			int theirs = seccomp_syscall_resolve_name_arch(
+			    scmp_arch[a], e->name);
+
+			if (theirs < 0) {
+				ours++;
+				len += (size_t)snprintf(list + len,
+							sizeof(list) - len,
+							" %s", e->name);
+				assert_true(len < sizeof(list));
+				continue;
+			}
+			if (theirs != e->nr)
+				fail_msg("%s: %s is %d here, %d in libseccomp",
+					 syscall_arch_name(a), e->name, e->nr,
+					 theirs);
+			both++;
+		}
+		for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
+			char *name =
+			    seccomp_syscall_resolve_num_arch(scmp_arch[a], nr);
+			const char *mine = syscall_name(a, nr);
+
+			if (name && (!mine || strcmp(mine, name)))
+				fail_msg("%s: libseccomp names %d %s, we %s",
+					 syscall_arch_name(a), nr, name,
+					 mine ? mine : "nothing");
+			free(name);
+		}
+		printf("%s (Linux %s, %s): %u names, %u agree with "
+		       "libseccomp %u.%u.%u, %u only here:%s\n",
+		       syscall_arch_name(a), syscall_table_kernel(),
+		       syscall_table_source(a), n, both,
+		       seccomp_version()->major, seccomp_version()->minor,
+		       seccomp_version()->micro, ours, list);
+		assert_true(both > 300);
+	}
+	/* The syscalls issue 14 could not write with libseccomp's table. */
+	assert_true(syscall_nr(SYSCALL_ARCH_X86_64, "uretprobe") >= 0 &&
+		    syscall_nr(SYSCALL_ARCH_X86_64, "statmount") >= 0 &&
+		    syscall_nr(SYSCALL_ARCH_X86_64, "listxattrat") >= 0);
+}
+
+/* Every row of the argument table names a syscall x86_64 has. */
+static void test_syscall_args_rows_exist(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < syscall_args_count(); i++) {
+		const char *sc = syscall_args_at(i)->syscall;
+
+		if (syscall_nr(SYSCALL_ARCH_X86_64, sc) < 0)
+			fail_msg("argument row %s: no such x86_64 syscall", sc);
+	}
+}
+
+/* Names of other arches are told apart from names no kernel has. */
+static void test_syscall_elsewhere(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(syscall_elsewhere("chown32"), "i386"));
+	assert_non_null(strstr(syscall_elsewhere("socketcall"), "i386"));
+	assert_non_null(strstr(syscall_elsewhere("umount"), "arm"));
+	assert_string_equal(syscall_elsewhere("riscv_hwprobe"), "riscv");
+	assert_non_null(syscall_elsewhere("s390_runtime_instr"));
+	assert_null(syscall_elsewhere("read")); /* x86_64's own */
+	assert_null(syscall_elsewhere("opnat"));
+	assert_null(syscall_elsewhere(""));
+}
+
+static void test_syscall_ir_numbers(void **state)
+{
+	(void)state;
+	assert_int_equal(syscall_ir_nr("read"), 0);
+	assert_int_equal(syscall_ir_nr("mseal"), 462);
+	assert_int_equal(syscall_ir_nr("470"), 470);
+	assert_int_equal(syscall_ir_nr("0"), 0);
+	assert_int_equal(syscall_ir_nr("1023"), 1023);
+	assert_int_equal(syscall_ir_nr("1024"), -1);
+	assert_int_equal(syscall_ir_nr("0470"), -1);
+	assert_int_equal(syscall_ir_nr("-1"), -1);
+	assert_int_equal(syscall_ir_nr("47x"), -1);
+	assert_int_equal(syscall_ir_nr(""), -1);
+	assert_int_equal(syscall_ir_nr("socketcall"), -1); /* i386 only */
+	assert_true(syscall_is_number("462"));
+	assert_false(syscall_is_number("99999"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +492,12 @@ int main(void)
 	    cmocka_unit_test(test_constant_tables_sorted),
 	    cmocka_unit_test(test_constant_values),
 	    cmocka_unit_test(test_errno),
+	    cmocka_unit_test(test_syscall_numbers_well_formed),
+	    cmocka_unit_test(test_syscall_numbers_known),
+	    cmocka_unit_test(test_syscall_numbers_vs_libseccomp),
+	    cmocka_unit_test(test_syscall_args_rows_exist),
+	    cmocka_unit_test(test_syscall_elsewhere),
+	    cmocka_unit_test(test_syscall_ir_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
