@@ -104,6 +104,7 @@
 #define POLBIN_OBS_F_LEARN_PATHS  0x2u /* LEARN notifies path calls */
 #define POLBIN_OBS_F_ALL	  0x3u
 #define POLBIN_OBS_NARGS_UNKNOWN  7
+#define POLBIN_OBS_MAX_NR	  1024 /* syscall numbers below it named */
 #define POLBIN_OBS_RULE_COMPANION 0x1u /* an egress companion */
 
 enum polbin_obs_tag {

@@ -28,8 +28,8 @@
 #include "util.h"
 #include "vars.h"
 
-#define OBS_MAX_NR	 1024 /* syscall numbers the names cover */
-#define OBS_MAX_CONSTS	 256  /* names in one constant table */
+#define OBS_MAX_NR	 POLBIN_OBS_MAX_NR /* syscall numbers named */
+#define OBS_MAX_CONSTS	 256		   /* names in one constant table */
 #define OBS_MAX_RULES	 65536
 #define OBS_MAX_TABLES	 16
 #define OBS_MAX_DENIALS	 1024 /* distinct denials kept */

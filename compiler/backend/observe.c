@@ -18,7 +18,6 @@
 #include "support/support.h"
 #include "tables/tables.h"
 
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,23 +336,20 @@ static int const_table(struct out *o, unsigned t)
 	return record_of(o, POLBIN_OBS_CONST, &rec);
 }
 
-/* Every x86_64 number libseccomp names, with its arguments' formats. */
+/* Every x86_64 number our syscall table names, with its arguments'
+ * formats. */
 static int syscall_names(struct out *o)
 {
-	for (int nr = 0; nr < 1024; nr++) {
-		char *name =
-		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
+	for (int nr = 0; nr <= syscall_max_nr(SYSCALL_ARCH_X86_64) &&
+			 nr < POLBIN_OBS_MAX_NR;
+	     nr++) {
+		const char *name = syscall_name(SYSCALL_ARCH_X86_64, nr);
 		const struct syscall_args *sa;
 		uint8_t rec[10 + 40] = {0};
-		size_t len;
+		size_t len = name ? strlen(name) : 0;
 
-		if (!name)
+		if (len == 0 || len > 40)
 			continue;
-		len = strlen(name);
-		if (len == 0 || len > 40) {
-			free(name);
-			continue;
-		}
 		sa = syscall_args_find(name);
 		rec[0] = (uint8_t)nr;
 		rec[1] = (uint8_t)(nr >> 8);
@@ -368,7 +364,6 @@ static int syscall_names(struct out *o)
 		}
 		memcpy(rec + 10, name, len);
 		record(o, POLBIN_OBS_SYSCALL, rec, 10 + len);
-		free(name);
 	}
 	return 0;
 }
