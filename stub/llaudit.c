@@ -55,37 +55,42 @@ static struct {
 	unsigned npending;
 } A;
 
-static int audit_enabled(int fd)
+/* Is the kernel's audit on? Asked on a socket of its own, which no
+ * multicast record reaches. 1, 0, or -1 with errno. */
+static int audit_enabled(void)
 {
 	struct {
 		struct nlmsghdr h;
 	} req = {{NLMSG_LENGTH(0), AUDIT_GET, NLM_F_REQUEST, 1, 0}};
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	char buf[1024];
-	int i;
+	int i, r = -1,
+	       fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
 
+	if (fd < 0)
+		return -1;
 	if (sendto(fd, &req, req.h.nlmsg_len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa)) < 0)
-		return -1;
-	for (i = 0; i < 4; i++) {
+		goto out;
+	for (i = 0; i < 4 && r < 0; i++) {
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
 		struct nlmsghdr *h = (struct nlmsghdr *)(void *)buf;
+		const struct nlmsgerr *e = NLMSG_DATA(h);
 
 		if (n < (ssize_t)NLMSG_HDRLEN)
-			return -1;
-		if (h->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(h);
-
-			if (e->error)
-				return errno = -e->error, -1;
-			continue;
+			break;
+		if (h->nlmsg_type == NLMSG_ERROR && e->error) {
+			errno = -e->error;
+			break;
 		}
 		if (h->nlmsg_type == AUDIT_GET &&
 		    n >= (ssize_t)NLMSG_LENGTH(sizeof(struct audit_status)))
-			return ((struct audit_status *)NLMSG_DATA(h))
-				   ->enabled != 0;
+			r = ((struct audit_status *)NLMSG_DATA(h))->enabled !=
+			    0;
 	}
-	return -1;
+out:
+	close(fd);
+	return r;
 }
 
 uint32_t llaudit_plan(int abi, int ruleset)
@@ -111,27 +116,21 @@ uint32_t llaudit_plan(int abi, int ruleset)
 			 "Landlock denial");
 		return 0;
 	}
+	if ((on = audit_enabled()) <= 0) {
+		snprintf(A.why, sizeof(A.why), "not observable: %s%s",
+			 on ? "asking the kernel's audit: "
+			    : "the kernel's audit is off, and polexec does not "
+			      "turn it on",
+			 on ? strerror(errno) : "");
+		return 0;
+	}
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
-	if (fd < 0 || (on = audit_enabled(fd)) < 0) {
-		snprintf(A.why, sizeof(A.why),
-			 "not observable: the audit netlink socket: %s",
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	if (!on) {
-		snprintf(A.why, sizeof(A.why),
-			 "not observable: the kernel's audit is off, and "
-			 "polexec does not turn it on");
-		close(fd);
-		return 0;
-	}
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		snprintf(A.why, sizeof(A.why),
 			 "not observable: bind(AUDIT_NLGRP_READLOG): %s",
 			 strerror(errno));
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return 0;
 	}
 	A.fd1 = fd + 1;
