@@ -186,7 +186,8 @@ static void arg_text(const struct obs_spec *o, uint8_t fmt, uint64_t v,
 		do
 			*--e = (char)('0' + (v & 7));
 		while ((v >>= 3) && e > oct + 1);
-		*--e = '0';
+		if (e[0] != '0')
+			*--e = '0';
 		add(buf, len, "%s", e);
 		break;
 	}

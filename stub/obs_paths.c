@@ -228,14 +228,15 @@ static int kind_of(pid_t pid, const char *path, int *is_dir)
 	return 1;
 }
 
-/* An open's rights: the access mode, O_TRUNC, O_CREAT of a new file. */
+/* An open's rights: the access mode, O_TRUNC, O_CREAT of a new file. A
+ * path that does not exist needs nothing but its folder's make_reg. */
 static void judge_open(pid_t pid, const char *path, uint64_t flags)
 {
 	char dir[4096];
 	int is_dir = 0, exists = kind_of(pid, path, &is_dir);
 	uint64_t need = 0;
 
-	if (flags & O_PATH)
+	if (flags & O_PATH || (!exists && !(flags & O_CREAT)))
 		return;
 	if ((flags & O_ACCMODE) != O_WRONLY)
 		need |= is_dir ? READ_DIR : READ_FILE;
@@ -341,7 +342,7 @@ void obs_learn_fs(const struct seccomp_notif *n)
 	uint64_t flags = 0;
 	char p1[4096];
 	size_t i;
-	int k;
+	int k, is_dir;
 
 	if (n->data.arch != POLEXEC_AUDIT_ARCH || n->data.nr < 0 ||
 	    n->data.nr >= OBS_MAX_NR || !(c = obs.o->call[n->data.nr]) ||
@@ -354,6 +355,11 @@ void obs_learn_fs(const struct seccomp_notif *n)
 	    obs_path(n, fs_calls[i].path, fs_calls[i].dir, -1, p1, sizeof(p1)))
 		return;
 	k = fs_calls[i].path;
+	/* Nothing to grant on what is not there: the call fails with
+	 * ENOENT under Landlock too (a PATH search's execve, a probe). */
+	if (fs_calls[i].need >= N_EXEC && fs_calls[i].need <= N_RMDIR &&
+	    !kind_of((pid_t)n->pid, p1, &is_dir))
+		return;
 	switch (fs_calls[i].need) {
 	case N_OPEN:
 		judge_open((pid_t)n->pid, p1, a[k + 1]);

@@ -259,6 +259,13 @@ int observe_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
  */
 int observe_arg_format(const char *syscall, unsigned arg, unsigned *table);
 
+/* The constant name of v for an ENUM argument (AF_INET6), or NULL. */
+const char *observe_value_name(const char *syscall, unsigned arg, uint64_t v);
+/* Writes rule r of sc as policy text (a companion's own text for a
+ * companion's rule) to f; 1 when r is a companion, else 0. */
+int observe_rule_text(FILE *f, const struct ir_syscall *sc,
+		      const struct ir_rule *r);
+
 /* ---- Landlock (landlock.c) ---------------------------------------------- */
 
 /*

@@ -388,6 +388,15 @@ static const char *const_name(unsigned t, uint64_t v)
 	return NULL;
 }
 
+const char *observe_value_name(const char *syscall, unsigned arg, uint64_t v)
+{
+	unsigned table = T_NONE;
+
+	if (observe_arg_format(syscall, arg, &table) != POLBIN_OBS_ARG_ENUM)
+		return NULL;
+	return const_name(table, v);
+}
+
 /* "family == AF_INET6", "type & 0xf == 0x3": the atom as policy text. */
 static void atom_text(FILE *f, const char *syscall, const struct ir_atom *a)
 {
@@ -411,30 +420,36 @@ static void atom_text(FILE *f, const char *syscall, const struct ir_atom *a)
 }
 
 /* The policy text of rule r of sc; the companions' own text for theirs. */
-static int rule_text(const struct ir_syscall *sc, const struct ir_rule *r,
-		     struct out *o, uint8_t *flags)
+int observe_rule_text(FILE *f, const struct ir_syscall *sc,
+		      const struct ir_rule *r)
 {
-	char act[32], *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char act[32];
 
-	*flags = 0;
 	for (size_t k = 0; k < ncompanions; k++)
 		if (!strcmp(companions[k].name, sc->name) &&
 		    !ir_rule_cmp(&companions[k].rule, r)) {
-			*flags = POLBIN_OBS_RULE_COMPANION;
-			put(o, companions[k].text, strlen(companions[k].text));
-			return 0;
+			fputs(companions[k].text, f);
+			return 1;
 		}
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -1;
 	fprintf(f, "%s %s", ir_action_str(&r->action, act, sizeof(act)),
 		sc->name);
 	for (uint32_t i = 0; i < r->natoms; i++) {
 		fputs(i ? " && " : " if ", f);
 		atom_text(f, sc->name, &r->atoms[i]);
 	}
+	return 0;
+}
+
+static int rule_text(const struct ir_syscall *sc, const struct ir_rule *r,
+		     struct out *o, uint8_t *flags)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return -1;
+	*flags = observe_rule_text(f, sc, r) ? POLBIN_OBS_RULE_COMPANION : 0;
 	if (fclose(f))
 		return -1;
 	put(o, text, len);

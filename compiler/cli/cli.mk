@@ -3,7 +3,8 @@
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o \
              $(B)/compiler/cli/oci.o $(B)/compiler/cli/oci_import.o \
-             $(B)/compiler/cli/oci_export.o
+             $(B)/compiler/cli/oci_export.o $(B)/compiler/cli/suggest.o \
+             $(B)/compiler/cli/record_read.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
 
