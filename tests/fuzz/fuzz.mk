@@ -1,6 +1,7 @@
 # libFuzzer harnesses for the policy front end (fuzz_policy), the
 # artifact readers of polc (fuzz_polbin), polexec's artifact decoder
-# (fuzz_stub) and polc import oci (fuzz_oci). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
+# (fuzz_stub), polc import oci (fuzz_oci) and polc suggest's run-record
+# reader (fuzz_record). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
 # from the top Makefile.
 #
 #   make fuzz-build    build the harnesses (clang, ASan + UBSan + libFuzzer)
@@ -55,8 +56,17 @@ FUZZ_STUB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_STUB_SRCS)) \
 FUZZ_OCI_SRCS := compiler/cli/oci.c compiler/cli/oci_import.c \
 	compiler/logic/ir_words.c compiler/cli/output.c compiler/support/errbuf.c
 FUZZ_OCI_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_OCI_SRCS))
+# fuzz_record: polc suggest, from the record reader to the policy text,
+# with what it compiles the suggestion with.
+FUZZ_REC_SRCS := compiler/cli/suggest.c compiler/cli/record_read.c \
+	compiler/cli/output.c compiler/support/readfile.c \
+	compiler/support/errbuf.c $(wildcard compiler/backend/seccomp*.c) \
+	compiler/backend/observe.c compiler/logic/ir_words.c \
+	compiler/logic/ir_z3.c $(filter-out bpf/bpf_disasm.c bpf/wordsat.c, \
+	  $(wildcard bpf/*.c))
+FUZZ_REC_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_REC_SRCS))
 FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin \
-	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci
+	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci $(B)/fuzz/fuzz_record
 
 $(B)/fuzz/%.o: %.c $(B)/lang/parser.h
 	@mkdir -p $(dir $@)
@@ -75,6 +85,9 @@ $(B)/fuzz/fuzz_polbin: $(B)/fuzz/tests/fuzz/fuzz_polbin.o $(FUZZ_LIB_OBJS)
 $(B)/fuzz/fuzz_oci: $(B)/fuzz/tests/fuzz/fuzz_oci.o $(FUZZ_OCI_OBJS) \
 		$(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
+$(B)/fuzz/fuzz_record: $(B)/fuzz/tests/fuzz/fuzz_record.o $(FUZZ_REC_OBJS) \
+		$(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -ldl -o $@
 $(B)/fuzz/tests/fuzz/fuzz_stub.o: FUZZ_CFLAGS += -Istub
 $(B)/fuzz/fuzz_stub: $(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer \
@@ -129,9 +142,10 @@ fuzz-build: $(FUZZ_BINS)
 
 # Every file once, each harness over its own inputs: the seeds, the broken
 # policies, and the saved findings
-# (tests/fuzz/crashes/{policy,polbin,stub,oci}-*). fuzz_oci's seeds are
-# tests/fuzz/corpus-oci/ (small profiles, and what fuzzing kept) and
-# bench/profiles/.
+# (tests/fuzz/crashes/{policy,polbin,stub,oci,record}-*). fuzz_oci's seeds
+# are tests/fuzz/corpus-oci/ (small profiles, and what fuzzing kept) and
+# bench/profiles/; fuzz_record's, tests/fuzz/corpus-record/ (records of
+# the observe suite, and hostile hand-made ones).
 # libFuzzer stops at the first failing input, so the run restarts after it
 # until every input ran; each failure is one line, then a summary.
 FUZZ_REPLAY_FN = replay() { \
@@ -169,6 +183,10 @@ fuzz-replay: $(FUZZ_BINS)
 	    $$(find tests/fuzz/corpus-oci bench/profiles tests/fuzz/crashes \
 	        -type f \( -path '*/corpus-oci/*' -o -name '*.json' \
 	        -o -name 'oci-*' \) 2>/dev/null | sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_record $(B)/fuzz/replay-record.log \
+	    $$(find tests/fuzz/corpus-record tests/fuzz/crashes -type f \
+	        \( -path '*/corpus-record/*' -o -name 'record-*' \) \
+	        2>/dev/null | sort) || rc=1; \
 	exit $$rc
 
 FUZZ_EXPLORE := -fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 \
@@ -178,7 +196,8 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	@$(FUZZ_SEEDS_CMD)
 	@$(FUZZ_STUB_SEEDS_CMD)
 	@mkdir -p $(B)/fuzz/work-policy $(B)/fuzz/work-polbin \
-	    $(B)/fuzz/work-stub $(B)/fuzz/work-oci $(B)/fuzz/findings
+	    $(B)/fuzz/work-stub $(B)/fuzz/work-oci $(B)/fuzz/work-record \
+	    $(B)/fuzz/findings
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_policy $(FUZZ_OPTS) \
 	    $(FUZZ_EXPLORE) -dict=$(B)/fuzz/policy.dict \
 	    -artifact_prefix=$(B)/fuzz/findings/policy- \
@@ -198,6 +217,11 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    -artifact_prefix=$(B)/fuzz/findings/oci- \
 	    $(B)/fuzz/work-oci tests/fuzz/corpus-oci bench/profiles \
 	    >$(B)/fuzz/fuzz-oci.log 2>&1
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_record $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -dict=tests/fuzz/record.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/record- \
+	    $(B)/fuzz/work-record tests/fuzz/corpus-record \
+	    >$(B)/fuzz/fuzz-record.log 2>&1
 	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \
 	    $(B)/fuzz/fuzz-stub.log $(B)/fuzz/fuzz-oci.log
 	@n=$$(ls $(B)/fuzz/findings | wc -l); \
