@@ -593,7 +593,11 @@ void observe_record(struct text *t, int refused)
 	text_add(t, "\"mode\":\"%s\",\n\"observation\":{\"seccomp\":\"%s\"",
 		 obs.mode == 2 ? "learn" : "enforce",
 		 obs.notified ? "notified" : "off");
-	js(t, ",", "landlock", llaudit_state());
+	js(t, ",", "landlock",
+	   obs.mode == 2 && obs.p->ll.present
+	       ? "learned: no Landlock was installed; the paths of the "
+		 "calls it would judge were compared with its rules"
+	       : llaudit_state());
 	text_add(t, ",\"notifications\":%llu,\"notes\":[",
 		 (unsigned long long)supervise_seen());
 	for (i = 0; i < T.nnotes; i++) {

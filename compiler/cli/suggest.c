@@ -376,6 +376,21 @@ static uint32_t policy_grants(const struct ir_policy *p,
 	return g;
 }
 
+/* /proc/self/..., /proc/thread-self/..., /proc/PID/...: a file of one
+ * process, named differently in every run. */
+static int per_process(const char *path)
+{
+	const char *c = path + 6;
+
+	if (strncmp(path, "/proc/", 6))
+		return 0;
+	if (!strncmp(c, "self", 4) || !strncmp(c, "thread-self", 11))
+		return 1;
+	return c[0] >= '0' && c[0] <= '9' &&
+	       (c[strspn(c, "0123456789")] == '/' ||
+		!c[strspn(c, "0123456789")]);
+}
+
 /* Written in quotes as it is: no quote, backslash or variable. */
 static int plain_path(const char *p)
 {
@@ -466,6 +481,14 @@ static int suggest_fs(const struct ir_policy *p, const struct sug_input *in,
 		 * this machine resolves it. A path that does not exist has
 		 * nothing to grant (the call fails with ENOENT either way); a
 		 * path the suggestion cannot write plainly is not written. */
+		if (per_process(d->path)) {
+			fprintf(notes,
+				"# polc suggest: %s is one process's own file "
+				"(a rule on /proc would grant every "
+				"process's): not added\n",
+				d->path);
+			continue;
+		}
 		if (!realpath(d->path, real)) {
 			fprintf(notes,
 				"# polc suggest: %s does not exist here: not "
@@ -482,9 +505,10 @@ static int suggest_fs(const struct ir_policy *p, const struct sug_input *in,
 		}
 		if (!(d->rights & ~policy_grants(p, in, real))) {
 			fprintf(notes,
-				"# polc suggest: %s was denied when recorded; "
-				"this policy grants it\n",
-				d->path);
+				"# polc suggest: %s%s%s: this policy grants "
+				"it\n",
+				d->path, strcmp(real, d->path) ? " is " : "",
+				strcmp(real, d->path) ? real : "");
 			continue;
 		}
 		s = fs_find(v, n, real);

@@ -4,8 +4,10 @@
 # The observation suite (docs/OBSERVE.md): every denial class in the run
 # record with its name (seccomp errno, seccomp kill, Landlock, net in
 # tests/net), a flood that stays bounded, --explain, observe destructive,
-# learn mode, and a supervisor that dies or stops answering never turning
-# a denial into an allow. Each test asserts what the kernel did (errno,
+# learn mode, a supervisor that dies or stops answering never turning a
+# denial into an allow, and python3, git and node taken from a strict
+# policy through --learn and polc suggest to a run with nothing denied,
+# the widening listed by polc check --boundary. Each test asserts what the kernel did (errno,
 # exit status, files made or not) as well as what the record says.
 #
 # Run as root, the suite runs again as uid 65534 over a copy of the
@@ -50,6 +52,7 @@ setup_shared() {
 	support_copy "$SHARED" || exit 2
 	for pol in "$HERE"/*.pol; do
 		name=$(basename "$pol" .pol)
+		cp "$pol" "$SHARED/art/" || exit 2
 		"$B/polc" build "$pol" -o "$SHARED/art/$name.polbin" \
 			>"$SHARED/art/$name.log" 2>&1 ||
 			say "observe: polc build $pol failed: $(cat "$SHARED/art/$name.log")"
@@ -61,6 +64,7 @@ use_shared() {
 	BIN=$SHARED/bin
 	ART=$SHARED/art
 	POLEXEC=$BIN/polexec
+	POLC=$BIN/polc
 	HOOKS=$BIN/polexec-hooks
 	PROBE=$BIN/obsprobe
 	SCRATCH=$(mktemp -d /tmp/polc-observe-run.XXXXXX) || exit 2
@@ -301,7 +305,9 @@ t_learn_mode() {
 		expect_match "no layer enforced" "$(jrec .layers.seccomp.tier)" \
 			'^degraded\(learn mode' &&
 		expect_match "landlock not enforced" \
-			"$(jrec .layers.landlock.tier)" '^degraded\(learn mode' ||
+			"$(jrec .layers.landlock.tier)" '^degraded\(learn mode' &&
+		expect_match "how the paths were judged" \
+			"$(jrec .observation.landlock)" '^learned: no Landlock' ||
 		return 1
 	expect "the file read is recorded" \
 		"$(jrec '[.denials[] | select(.layer == "landlock") | .path + " " + (.rights | join(","))] | map(select(startswith("'"$T"'"))) | join("; ")')" \
@@ -326,6 +332,85 @@ t_learn_keeps_companions() {
 			"companion false"
 }
 
+# --- workloads: strict, learn, suggest, build, pass --------------------------
+
+# rules_added OLD NEW: what NEW adds to OLD, one "sys NAME" or "fs PATH" a
+# line, sorted; boundary_lists: the same, from polc check's findings.
+rules_added() {
+	diff "$1" "$2" | sed -n 's/^> *//p' | grep -v '^#' |
+		sed -n -e '/^allow .* on "/{s/^allow .* on "\(.*\)"$/fs \1/p;d;}' \
+			-e 's/^r[owx]* "\(.*\)"$/fs \1/p' \
+			-e 's/^allow \([a-z0-9_]*\).*/sys \1/p' | sort -u
+}
+boundary_lists() {
+	sed -n -e 's/^syscalls: \([a-z0-9_]*\)(.*/sys \1/p' \
+		-e 's/^fs: [a-z_,]* on \(.*\): new grants.*/fs \1/p' | sort -u
+}
+
+# workload NAME CHECK_OUTPUT COMMAND...: in $T/ws, the strict policy stops
+# the command and the record names the loader's denied openat; under
+# --learn it runs; polc suggest's policy builds, runs it with no denial,
+# and polc check --boundary lists exactly the rules suggest added.
+workload() {
+	name=$1 want=$2
+	shift 2
+	mkdir "$T/ws" && cp "$ART/strict.pol" "$T/strict.pol" && cd "$T/ws" ||
+		return 1
+	box --var WORKSPACE="$T/ws" --record "$T/rec.json" \
+		"$ART/strict.polbin" -- "$@"
+	expect "$name: the strict policy stops it" "$RC" 127 &&
+		expect "$name: the record names the loader's denial" \
+			"$(jrec '[.denials[] | select(.by == "default") | .call] | index("openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC, 0)") != null')" \
+			true || return 1
+	box --var WORKSPACE="$T/ws" --learn --record "$T/learn.json" \
+		"$ART/strict.polbin" -- "$@"
+	expect "$name: learn mode runs it" "$RC $OUT" "0 $want" &&
+		expect "$name: learn record" \
+			"$(jq -r '.mode + " " + (.denials_dropped | tostring)' "$T/learn.json")" \
+			"learn 0" || return 1
+	"$POLC" suggest --policy "$T/strict.pol" "$T/learn.json" \
+		-o "$T/new.pol" 2>"$T/suggest.err"
+	expect "$name: polc suggest" "$? $(cat "$T/suggest.err")" "0 " &&
+		"$POLC" build "$T/new.pol" -o "$T/new.polbin" >"$T/build.log" 2>&1
+	expect "$name: the suggestion builds" "$? $(cat "$T/build.log")" "0 " ||
+		return 1
+	cd "$T" && rm -rf "$T/ws" && mkdir "$T/ws" && cd "$T/ws" || return 1
+	box --var WORKSPACE="$T/ws" --record "$T/rec.json" "$T/new.polbin" \
+		-- "$@"
+	expect "$name: it passes under the suggestion" "$RC $OUT" "0 $want" &&
+		expect "$name: with nothing denied" "$(jrec '.denials | length')" \
+			0 || return 1
+	"$POLC" check --boundary "$T/strict.pol" "$T/new.pol" >"$T/check.out"
+	expect "$name: the check says it widens" "$?" 1 &&
+		expect_match "$name: rules were added" \
+			"$(rules_added "$T/strict.pol" "$T/new.pol" | wc -l)" \
+			'^[1-9][0-9]*$' &&
+		expect "$name: the check lists exactly the added rules" \
+			"$(boundary_lists <"$T/check.out")" \
+			"$(rules_added "$T/strict.pol" "$T/new.pol")"
+}
+
+t_workload_python() {
+	workload python3 '{"ok": 1}' /usr/bin/python3 -c \
+		'import json, socket
+socket.socket(socket.AF_UNIX).close()
+open("out.txt", "w").write(json.dumps({"ok": 1}))
+print(open("out.txt").read())'
+}
+
+t_workload_git() {
+	workload git one /bin/sh -c 'echo a >a.txt && git init -q . &&
+		git add a.txt && git -c user.name=t -c user.email=t@t \
+		commit -q -m one && git log --format=%s'
+}
+
+t_workload_node() {
+	workload node '{"ok":1}' /usr/bin/node -e \
+		'const fs = require("fs");
+fs.writeFileSync("out.txt", JSON.stringify({ok: 1}));
+console.log(fs.readFileSync("out.txt", "utf8"))'
+}
+
 TESTS="
 t_errno_denial_recorded
 t_default_denial_recorded
@@ -341,6 +426,9 @@ t_landlock_denial
 t_observe_destructive
 t_learn_mode
 t_learn_keeps_companions
+t_workload_python
+t_workload_git
+t_workload_node
 "
 
 run_all() {
