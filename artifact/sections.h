@@ -202,8 +202,13 @@ enum polbin_meta_key {
  *         blocked4, blocked6: same key layout as allow4/6, flags dynamic,
  *         size POLBIN_NFT_BLOCKED_SIZE: the evidence set, filled by the
  *         kernel, read by polexec after the box exits.
+ *         refused4, refused6: type inet_service, flags dynamic, size
+ *         POLBIN_NFT_BLOCKED_SIZE: the box's loopback ports that refused
+ *         a connect (evidence, read likewise).
  *   chain output: hook output, priority 0, policy drop:
- *         oif 1 (lo) accept; ct state established,related accept;
+ *         oif 1, ip saddr 127.0.0.0/8 (ip6 saddr ::1), tcp flags rst,ack,
+ *         tcp sequence 0: add tcp sport to @refused4/@refused6 (no
+ *         verdict); oif 1 (lo) accept; ct state established,related accept;
  *         icmpv6 neighbour/router solicitation and neighbour advert accept
  *         (to pasta, which answers them itself); ADDR . l4proto . th dport
  *         @deny4/@deny6 goto blocked; @allow4/@allow6 accept; for each

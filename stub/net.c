@@ -30,6 +30,7 @@
  * other than NETLINK_ROUTE.
  */
 #include "net.h"
+#include "observe.h"
 #include "boxns.h"
 #include "nfnl.h"
 #include "pasta.h"
@@ -391,23 +392,49 @@ void net_child_mounts(void)
 
 /* --- after the box ------------------------------------------------------- */
 
+/* The pinned name whose addresses hold a (family f), or NULL. */
+static const char *pinned_name(int f, const uint8_t *a)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < N.spec->nruntime; i++)
+		for (j = 0; j < N.pin[i].n; j++)
+			if (N.spec->rt[i].kind == POLBIN_NET_RT_NAME &&
+			    N.pin[i].a[j].family == f &&
+			    !memcmp(N.pin[i].a[j].a, a, f == AF_INET ? 4 : 16))
+				return N.spec->rt[i].name;
+	return NULL;
+}
+
 static void add_blocked(const uint8_t *key, void *arg)
 {
-	int v6 = *(int *)arg;
-	char a[INET6_ADDRSTRLEN];
+	int v6 = *(int *)arg, f = v6 ? AF_INET6 : AF_INET;
+	char a[INET6_ADDRSTRLEN], dest[INET6_ADDRSTRLEN + 16];
 	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
 
 	if (v6)
 		N.full6++;
 	else
 		N.full4++;
-	inet_ntop(v6 ? AF_INET6 : AF_INET, key, a, sizeof(a));
-	text_add(&N.blocked, "%s\"%s%s%s:%u/%s\"", N.blocked.len ? "," : "",
-		 v6 ? "[" : "", a, v6 ? "]" : "",
-		 (unsigned)port[0] << 8 | port[1],
+	inet_ntop(f, key, a, sizeof(a));
+	snprintf(dest, sizeof(dest), "%s%s%s:%u/%s", v6 ? "[" : "", a,
+		 v6 ? "]" : "", (unsigned)port[0] << 8 | port[1],
 		 proto[0] == 6	  ? "tcp"
 		 : proto[0] == 17 ? "udp"
 				  : "?");
+	text_add(&N.blocked, "%s\"%s\"", N.blocked.len ? "," : "", dest);
+	obs_net(dest, pinned_name(f, key), "blocked");
+}
+
+/* A port the box's own loopback refused (the refused4/6 sets). */
+static void add_refused(const uint8_t *key, void *arg)
+{
+	char dest[32];
+
+	snprintf(dest, sizeof(dest), "%s:%u/tcp",
+		 *(int *)arg ? "[::1]" : "127.0.0.1",
+		 (unsigned)key[0] << 8 | key[1]);
+	obs_net(dest, NULL, "refused");
 }
 
 void net_finish(void)
@@ -419,7 +446,11 @@ void net_finish(void)
 		if (nfnl_dump_set(N.nlfd, "blocked4", POLBIN_NFT_KEY4_LEN,
 				  add_blocked, &v4) < 0 ||
 		    nfnl_dump_set(N.nlfd, "blocked6", POLBIN_NFT_KEY6_LEN,
-				  add_blocked, &v6) < 0) {
+				  add_blocked, &v6) < 0 ||
+		    nfnl_dump_set(N.nlfd, "refused4", 2, add_refused, &v4) <
+			0 ||
+		    nfnl_dump_set(N.nlfd, "refused6", 2, add_refused, &v6) <
+			0) {
 			out(STDERR_FILENO,
 			    "polexec: net: read the blocked destinations: "
 			    "%s\n",

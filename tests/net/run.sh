@@ -380,7 +380,11 @@ t_filtered_pinned_names() {
 		blocked "other.test's address" "tcp $H2 8080" &&
 		blocked "svc.test, another port" "tcp svc.test 80" &&
 		expect_filtered_record &&
-		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" || return 1
+		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" &&
+		expect "denials name the pinned host" \
+			"$(rec '[.denials[] | select(.layer == "net") | .destination + "=" + (.host // "-")] | sort | join(" ")')" \
+			"$(printf '%s\n' "$H1:80/tcp=svc.test" "$H2:8080/tcp=-" | sort | tr '\n' ' ' | sed 's/ $//')" ||
+		return 1
 	boxsh "$ART/names.polbin" -- /bin/sh -c \
 		'cat /etc/hosts; echo ---; cat /etc/resolv.conf 2>/dev/null' ||
 		return 1
@@ -501,7 +505,26 @@ t_filtered_loopback_port() {
 		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
 		reached "h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
 		blocked "h1:80" "tcp $H1 80" &&
-		expect_filtered_record
+		expect_filtered_record &&
+		expect "the refused loopback port is a denial" \
+			"$(rec '[.denials[] | select(.layer == "net" and .action == "refused") | .destination] | join(" ")')" \
+			"127.0.0.1:$LO_NO/tcp" &&
+		expect "the blocked host too" \
+			"$(rec '[.denials[] | select(.layer == "net" and .action == "blocked") | .destination] | join(" ")')" \
+			"$H1:80/tcp" || return 1
+	# twin: a box's own server on its loopback is not a refusal, nor is
+	# the reset that ends a connection it accepted (the probe starts
+	# once the server says it listens: a probe before would be refused)
+	boxsh "$ART/filtered-lo.polbin" -- /bin/sh -c \
+		"'$BIN/netserve' 127.0.0.1 3 box tcp:$LO_NO >ready & i=0
+		 while [ \$i -lt 200 ] && ! grep -q ready ready; do
+			sleep 0.05; i=\$((i + 1)); done
+		 '$BIN/netprobe' tcp 127.0.0.1 $LO_NO; kill \$!" ||
+		return 1
+	expect "the box's own loopback server" "$OUT" \
+		"tcp 127.0.0.1 $LO_NO: box:$LO_NO/tcp" &&
+		expect "no refusal recorded" \
+			"$(rec '[.denials[] | select(.action == "refused")] | length')" 0
 }
 
 # polexec leaves no pasta behind: after a box exits, after it fails, and
