@@ -292,22 +292,30 @@ static void rights_text(uint64_t rights, char *buf, size_t len, const char *sep)
 		}
 }
 
+/* A seccomp denial's call and action in words, and its rule's text. */
+static const char *seccomp_words(const struct denial *d, char *what,
+				 size_t wlen, char *how, size_t hlen)
+{
+	const struct obs_rule *r = obs_rule_of(obs.o, d->k.code);
+
+	call_text(d->k.arch, d->k.nr, d->args, d->path, what, wlen);
+	action_text(d->ret, how, hlen);
+	return r ? r->text : "";
+}
+
 /* One --explain line for a denial, on stderr. */
 static void tell(struct denial *d)
 {
 	char what[600], how[300] = "";
-	const struct obs_rule *r;
 
 	d->told = 1;
 	if (!obs.explain)
 		return;
 	if (d->k.layer == OBS_LAYER_SECCOMP) {
-		call_text(d->k.arch, d->k.nr, d->args, d->path, what,
-			  sizeof(what));
-		action_text(d->ret, how, sizeof(how));
-		r = obs_rule_of(obs.o, d->k.code);
-		add(how, sizeof(how), " (%s: %s)", rule_by(d->k.code),
-		    r ? r->text : "?");
+		const char *rule =
+		    seccomp_words(d, what, sizeof(what), how, sizeof(how));
+
+		add(how, sizeof(how), " (%s: %s)", rule_by(d->k.code), rule);
 	} else if (d->k.layer == OBS_LAYER_LANDLOCK) {
 		snprintf(what, sizeof(what), "%.400s", d->what);
 		rights_text(d->k.rights, how, sizeof(how), ",");
@@ -523,16 +531,15 @@ static void js(struct text *t, const char *sep, const char *key, const char *v)
 static void put_denial(struct text *t, const struct denial *d)
 {
 	static const char *const layers[] = {"seccomp", "landlock", "net"};
-	char buf[800];
-	const struct obs_rule *r;
+	char buf[800], how[64];
 	unsigned i;
 
 	js(t, "{", "layer", layers[d->k.layer]);
 	if (d->k.layer == OBS_LAYER_SECCOMP) {
 		const struct obs_call *c = call_of(d->k.arch, d->k.nr);
+		const char *rule =
+		    seccomp_words(d, buf, sizeof(buf), how, sizeof(how));
 
-		call_text(d->k.arch, d->k.nr, d->args, d->path, buf,
-			  sizeof(buf));
 		js(t, ",", "call", buf);
 		js(t, ",", "syscall", c ? c->name : "");
 		text_add(t, ",\"args\":[");
@@ -541,11 +548,9 @@ static void put_denial(struct text *t, const struct denial *d)
 				 (unsigned long long)d->args[i]);
 		text_add(t, "]");
 		js(t, ",", "path", d->path);
-		action_text(d->ret, buf, sizeof(buf));
-		js(t, ",", "action", buf);
+		js(t, ",", "action", how);
 		js(t, ",", "by", rule_by(d->k.code));
-		r = obs_rule_of(obs.o, d->k.code);
-		js(t, ",", "rule", r ? r->text : "");
+		js(t, ",", "rule", rule);
 	} else if (d->k.layer == OBS_LAYER_LANDLOCK) {
 		js(t, ",", "path", d->what);
 		buf[0] = '\0';

@@ -200,12 +200,6 @@ static int field(const char *rec, const char *key, char *out, size_t len)
 
 static void access_rec(const char *text)
 {
-	static const char *const rights[16] = {
-	    "execute",	  "write_file",	 "read_file", "read_dir",
-	    "remove_dir", "remove_file", "make_char", "make_dir",
-	    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
-	    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
-	};
 	char blockers[256], path[4096], *b;
 	uint64_t bits = 0;
 
@@ -219,10 +213,10 @@ static void access_rec(const char *text)
 	memcpy(path, "hex:", 4);
 	for (b = blockers; b; b = strchr(b, ',') ? strchr(b, ',') + 1 : NULL)
 		for (unsigned i = 0; i < 16; i++) {
-			size_t n = strlen(rights[i]);
+			size_t n = strlen(ll_fs_names[i]);
 
 			if (!strncmp(b, "fs.", 3) &&
-			    !strncmp(b + 3, rights[i], n) &&
+			    !strncmp(b + 3, ll_fs_names[i], n) &&
 			    (b[3 + n] == ',' || !b[3 + n]))
 				bits |= 1ull << i;
 		}

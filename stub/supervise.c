@@ -146,13 +146,13 @@ void supervise_plan(const struct policy *p, const struct vars *vars,
 	S.prog = learn ? OBS_PROG_LEARN : OBS_PROG_NOTIFY;
 	/* Bound like the policy's other paths: an unbound variable is a
 	 * refusal naming it. */
-	if (p->obs->workspace && p->obs->workspace[0] == '~')
-		obs.workspace =
-		    vars_bind(vars, vars_caller("HOME", 4) ?: "",
-			      p->obs->workspace + 1, "", "observe workspace");
-	else if (p->obs->workspace)
-		obs.workspace = vars_bind(vars, "", p->obs->workspace, "",
-					  "observe workspace");
+	if (p->obs->workspace) {
+		int home = p->obs->workspace[0] == '~';
+
+		obs.workspace = vars_bind(
+		    vars, home ? vars_caller("HOME", 4) ?: "" : "",
+		    p->obs->workspace + home, "", "observe workspace");
+	}
 }
 
 int supervise_learning(void)
