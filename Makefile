@@ -56,12 +56,14 @@ STDLIB_REL  := ../share/polc/stdlib-policies
 
 STDLIB_FILES := $(sort $(patsubst stdlib-policies/%,%,\
                   $(shell find stdlib-policies -name '*.pol')))
-MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polexec.1
+MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polexec.1 polexec-sh.1
 SCHEMA_FILES := run-record.schema.json check.schema.json
-COMPLETIONS  := polc polexec
+COMPLETIONS  := polc polexec polexec-sh
 
 # Every file install puts, one list, so uninstall removes exactly these.
 INSTALLED := $(BINDIR)/polc $(BINDIR)/polexec \
+             $(BINDIR)/polexec-sh $(BINDIR)/polexec-bash \
+             $(BASHCOMPDIR)/polexec-bash \
              $(addprefix $(POLC_DATA)/stdlib-policies/,$(STDLIB_FILES)) \
              $(addprefix $(POLC_DATA)/schema/,$(SCHEMA_FILES)) \
              $(addprefix $(MAN1DIR)/,$(MAN1_PAGES)) \
@@ -79,6 +81,8 @@ $(B)/install/polc: $(filter-out $(POLC_MAIN),$(POLC_OBJS)) \
 install: $(B)/install/polc $(B)/polexec
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(B)/install/polc $(B)/polexec $(DESTDIR)$(BINDIR)/
+	install -m 0755 contrib/polexec-sh $(DESTDIR)$(BINDIR)/
+	ln -sfn polexec-sh $(DESTDIR)$(BINDIR)/polexec-bash
 	for f in $(STDLIB_FILES); do \
 	    install -D -m 0644 stdlib-policies/$$f \
 	        $(DESTDIR)$(POLC_DATA)/stdlib-policies/$$f || exit 1; \
@@ -88,6 +92,7 @@ install: $(B)/install/polc $(B)/polexec
 	install -m 0644 $(addprefix docs/,$(MAN1_PAGES)) $(DESTDIR)$(MAN1DIR)/
 	install -m 0644 $(addprefix contrib/bash-completion/,$(COMPLETIONS)) \
 	    $(DESTDIR)$(BASHCOMPDIR)/
+	ln -sfn polexec-sh $(DESTDIR)$(BASHCOMPDIR)/polexec-bash
 
 # The files, then the folders of $(POLC_DATA) they were in, deepest first,
 # each only when empty (what else is there is not ours to remove).
@@ -104,12 +109,34 @@ uninstall:
 	[ ! -d $(DESTDIR)$(POLC_DATA) ] || \
 	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(POLC_DATA)
 
+# --- make install-apparmor, make uninstall-apparmor (docs/INSTALL.md) ----
+#
+# Only when asked: the AppArmor profile that lets polexec make its user
+# namespaces where AppArmor restricts them (Ubuntu 23.10 and later), its
+# attachment set to where `make install` puts polexec. Loading it is the
+# administrator's step: apparmor_parser -r FILE.
+APPARMOR_DIR := /etc/apparmor.d
+
+$(B)/apparmor/polexec: contrib/apparmor/polexec FORCE
+	@mkdir -p $(dir $@)
+	sed 's|^@{polexec} = .*|@{polexec} = $(BINDIR)/polexec|' $< >$@.tmp
+	mv $@.tmp $@
+
+install-apparmor: $(B)/apparmor/polexec
+	install -D -m 0644 $< $(DESTDIR)$(APPARMOR_DIR)/polexec
+	@echo "load it: apparmor_parser -r $(DESTDIR)$(APPARMOR_DIR)/polexec"
+
+uninstall-apparmor:
+	rm -f $(DESTDIR)$(APPARMOR_DIR)/polexec
+	@echo "a loaded profile stays loaded until a reboot, or until" \
+	    "'apparmor_parser -R FILE' with a copy of the file"
+
 # Debian packages the build and the suites need; installed only if missing.
 DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         libz3-dev libnftnl-dev libmnl-dev musl-tools bubblewrap passt \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
         hyperfine time python3 python3-jsonschema man-db groff-base \
-        libjansson-dev runc busybox-static
+        libjansson-dev runc busybox-static apparmor
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -124,6 +151,31 @@ deps:
 check: deps
 	$(MAKE) all tests
 	@tests/run-checks.sh $(CHECKS)
+
+# The agent harnesses under their presets (tests/harness/run.sh): not part
+# of `make check`, which needs Debian packages only. npm installs the
+# versions pinned in tests/harness/package-lock.json into build/harness,
+# as `npm ci` does, without running their install scripts (the native
+# binaries are run where the platform packages put them); again only
+# when the lock file changed. npm is Debian's when the machine has none.
+HARNESS_DIR := $(B)/harness
+$(HARNESS_DIR)/.installed: tests/harness/package.json \
+		tests/harness/package-lock.json
+	@command -v npm >/dev/null || { \
+	    if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm; }
+	@mkdir -p $(HARNESS_DIR)
+	cp tests/harness/package.json tests/harness/package-lock.json \
+	    $(HARNESS_DIR)/
+	cd $(HARNESS_DIR) && npm ci --ignore-scripts --no-audit --no-fund \
+	    --loglevel=error
+	@touch $@
+
+check-harness: deps
+	$(MAKE) all $(B)/tests/net/netserve
+	$(MAKE) $(HARNESS_DIR)/.installed
+	tests/harness/run.sh
 
 # Compile the shell example, show it, run a shell under it, and ask the
 # prover whether it stays within the hello-world policy (it does not: exit 1
@@ -145,5 +197,8 @@ format:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps check demo format clean tests install uninstall
+FORCE:
+
+.PHONY: all deps check check-harness demo format clean tests install \
+        uninstall install-apparmor uninstall-apparmor FORCE
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -24,9 +24,9 @@
 
 #include "backend/backend.h"
 #include "bpf_interp.h"
-#include "cli/cli.h"
 #include "diag.h"
 #include "ir/ir.h"
+#include "oci/oci.h"
 #include "grid.h"
 #include "runc_model.h"
 #include "sema/sema.h"

@@ -13,6 +13,7 @@
  * kernel requires for an unprivileged gid_map.
  */
 #include "boxns.h"
+#include "userns.h"
 #include "util.h"
 
 #include <errno.h>
@@ -41,7 +42,27 @@ int boxns_is_root(void)
 	return getuid() == 0 && geteuid() == 0;
 }
 
-/* Asks the kernel: may a child of ours create a user namespace? Cached. */
+/* The probe's child: a user namespace, and our uid mapped in it, as the
+ * box child will (under AppArmor's restriction the unshare succeeds and
+ * the uid_map write is what fails). */
+static _Noreturn void probe_child(void)
+{
+	char map[64];
+	int fd, n = snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)geteuid(),
+			     (unsigned)geteuid());
+
+	if (unshare(CLONE_NEWUSER) < 0)
+		_exit(1);
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		_exit(2);
+	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, map, (size_t)n) != n)
+		_exit(3);
+	_exit(0);
+}
+
+/* Asks the kernel: may a child of ours create a user namespace and map
+ * itself in it? Cached. */
 int boxns_userns_available(void)
 {
 	int status;
@@ -54,12 +75,38 @@ int boxns_userns_available(void)
 	if (pid < 0)
 		return ns.userns_ok = 0;
 	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+		probe_child();
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return ns.userns_ok = 0;
 	ns.userns_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	return ns.userns_ok;
+}
+
+const char *boxns_userns_why(void)
+{
+	static char why[1024];
+	struct userns_sysctls s;
+	struct userns_files f;
+
+	if (!why[0]) {
+		userns_read(&s, &f);
+		userns_explain(&s, why, sizeof(why));
+	}
+	return why;
+}
+
+/* A step of making the box's user namespace failed: the refusal names the
+ * likely cause. No allocation: the child may be the one dying. */
+static _Noreturn void die_userns(const char *what, int err)
+{
+	char why[1024];
+	struct userns_sysctls s;
+	struct userns_files f;
+
+	userns_read(&s, &f);
+	userns_explain(&s, why, sizeof(why));
+	die("%s: %s; likely cause: %s", what, strerror(err), why);
 }
 
 void boxns_want(int what)
@@ -79,16 +126,20 @@ int boxns_wanted(int what)
 	return (ns.want & what) == what;
 }
 
-/* The child may not allocate: a write of a small string, checked. */
+/* The child may not allocate: a write of a small string, checked; a
+ * failure names the likely cause (AppArmor's restriction fails here). */
 static void put_proc(const char *path, const char *text)
 {
+	char what[128];
 	size_t n = strlen(text);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		die_with_error("child: open %s", path);
-	if (write(fd, text, n) != (ssize_t)n)
-		die_with_error("child: write %s", path);
+	if (write(fd, text, n) != (ssize_t)n) {
+		snprintf(what, sizeof(what), "child: write %s", path);
+		die_userns(what, errno);
+	}
 	if (close(fd) < 0)
 		die_with_error("child: close %s", path);
 }
@@ -145,11 +196,19 @@ static void enter(int want)
 		flags |= CLONE_NEWNET;
 	if (!flags)
 		return;
-	if (unshare(flags) < 0)
-		die_with_error("child: unshare(%s%s%s)",
-			       flags & CLONE_NEWUSER ? "USER " : "",
-			       flags & CLONE_NEWNS ? "MOUNT " : "",
-			       flags & CLONE_NEWNET ? "NET" : "");
+	if (unshare(flags) < 0) {
+		char what[64];
+		int e = errno;
+
+		snprintf(what, sizeof(what), "child: unshare(%s%s%s)",
+			 flags & CLONE_NEWUSER ? "USER " : "",
+			 flags & CLONE_NEWNS ? "MOUNT " : "",
+			 flags & CLONE_NEWNET ? "NET" : "");
+		if (flags & CLONE_NEWUSER)
+			die_userns(what, e);
+		errno = e;
+		die_with_error("%s", what);
+	}
 	if (flags & CLONE_NEWUSER) {
 		if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 			die_with_error("child: prctl(PR_SET_DUMPABLE, 1)");

@@ -13,8 +13,11 @@ enum boxns {
 };
 
 int boxns_is_root(void);
-/* May a child of ours create a user namespace? Asked once, cached. */
+/* May a child of ours create a user namespace and map itself in it?
+ * Asked once, cached. */
 int boxns_userns_available(void);
+/* Why not, likely, and what to do: one line (userns.c). */
+const char *boxns_userns_why(void);
 /* Asks for namespaces; a mount or network one brings a user one if not
  * root. */
 void boxns_want(int what);

@@ -8,6 +8,15 @@
  * The hierarchies are found in /proc/self/mountinfo and /proc/self/cgroup,
  * not assumed at /sys/fs/cgroup: hosts mount them elsewhere, and v1 keeps
  * each controller in a hierarchy of its own.
+ *
+ * A polexec killed with SIGKILL runs no cleanup, and nothing else would
+ * ever remove its cgroups. So before the first mkdir a keeper starts: a
+ * child that shares polexec's memory (CLONE_VM: it sees C as polexec
+ * fills it) and blocks reading a pipe whose one write end is polexec's.
+ * However polexec ends, the pipe closes; when polexec has not removed its
+ * cgroups itself, the keeper does (what is in them killed first, what
+ * polexec changed in its v2 cgroup put back) and exits. After removing
+ * them itself, polexec closes the pipe and reaps the keeper.
  */
 #include "cgroup.h"
 #include "kernel.h"
@@ -21,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,7 +54,11 @@ static struct {
 	int ncg;
 	uint64_t memory, pids; /* the limits to set */
 	char why[512];	       /* why no cgroup, for refusals and --doctor */
-} C;
+	pid_t owner;	       /* polexec, whose cgroups these are */
+	char tag[32];	       /* their names' end: "PID-RANDOM" */
+	pid_t keeper;	       /* the keeper, while it runs */
+	int keeper_fd;	       /* the pipe's write end, while keeper > 0 */
+} C; /* zero-initialized: an initializer would put its 48 KiB in the file */
 
 /* --- cgroup files ------------------------------------------------------ */
 
@@ -359,6 +374,8 @@ static void cg_remove(struct cg *c)
 	}
 	if (c->box[0]) {
 		for (i = 0; i < 400 && rmdir(c->box) < 0; i++) {
+			if (errno == ENOENT) /* killed before its mkdir */
+				break;
 			if (errno != EBUSY) {
 				warning("limits: rmdir %s: %s", c->box,
 					strerror(errno));
@@ -386,9 +403,13 @@ static void cg_remove(struct cg *c)
 	if (c->version == 2 && c->self[0]) {
 		char pid[32];
 
+		/* us, and the keeper when it is not us */
 		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 		if (write_text(c->parent, "cgroup.procs", pid) < 0 ||
-		    rmdir(c->self) < 0)
+		    (C.keeper > 0 && C.keeper != getpid() &&
+		     (snprintf(pid, sizeof(pid), "%d\n", (int)C.keeper),
+		      write_text(c->parent, "cgroup.procs", pid) < 0)) ||
+		    (rmdir(c->self) < 0 && errno != ENOENT))
 			warning("limits: could not move back to %s: %s",
 				c->parent, strerror(errno));
 		c->self[0] = '\0';
@@ -454,10 +475,8 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 static int cg_make(struct cg *c, const char *dir, const char *path,
 		   uint32_t mask)
 {
-	if (join(c->box, sizeof(c->box), "%s/polexec-%d", dir, (int)getpid()) <
-		0 ||
-	    join(c->rel, sizeof(c->rel), "%s/polexec-%d", path, (int)getpid()) <
-		0 ||
+	if (join(c->box, sizeof(c->box), "%s/polexec-%s", dir, C.tag) < 0 ||
+	    join(c->rel, sizeof(c->rel), "%s/polexec-%s", path, C.tag) < 0 ||
 	    cg_mkdir(c->box) < 0) {
 		c->box[0] = '\0';
 		return -1;
@@ -520,25 +539,37 @@ static uint32_t cg2_setup(uint32_t want)
 		if (path[0]) {
 			char procs[64];
 
+			char alone[2][64];
+
+			/* alone: polexec and its keeper, in either order */
+			snprintf(alone[0], sizeof(alone[0]), "%d\n%d\n",
+				 (int)getpid(), (int)C.keeper);
+			snprintf(alone[1], sizeof(alone[1]), "%d\n%d\n",
+				 (int)C.keeper, (int)getpid());
 			snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
 			if (read_text(c->parent, "cgroup.procs", procs,
 				      sizeof(procs)) < 0 ||
-			    strcmp(procs, buf) != 0) {
+			    (strcmp(procs, buf) != 0 &&
+			     strcmp(procs, alone[0]) != 0 &&
+			     strcmp(procs, alone[1]) != 0)) {
 				why_add("v2: polexec shares its cgroup %s with "
 					"other processes, so it cannot "
 					"delegate controllers to the box",
 					c->parent);
 				goto fail;
 			}
-			if (join(c->self, sizeof(c->self), "%s/polexec-%d.self",
-				 c->parent, (int)getpid()) < 0 ||
+			if (join(c->self, sizeof(c->self), "%s/polexec-%s.self",
+				 c->parent, C.tag) < 0 ||
 			    cg_mkdir(c->self) < 0) {
 				why_add("v2: cannot make a leaf in %s: %s",
 					c->parent, strerror(errno));
 				c->self[0] = '\0';
 				goto fail;
 			}
-			if (write_text(c->self, "cgroup.procs", buf) < 0) {
+			if (write_text(c->self, "cgroup.procs", buf) < 0 ||
+			    (C.keeper > 0 &&
+			     (snprintf(buf, sizeof(buf), "%d\n", (int)C.keeper),
+			      write_text(c->self, "cgroup.procs", buf) < 0))) {
 				why_add("v2: cannot move polexec into %s: %s",
 					c->self, strerror(errno));
 				rmdir(c->self);
@@ -602,6 +633,126 @@ static uint32_t cg1_setup(uint32_t bit)
 	return 0;
 }
 
+/* --- the keeper (see the top) ------------------------------------------ */
+
+static void keeper_stop(void);
+
+static char keeper_stack[64 << 10] __attribute__((aligned(16)));
+
+/* Only a folder polexec named for itself: a path half written when it was
+ * killed is never taken for another's. */
+/*
+ * The end of the box's cgroups' names: our pid, which another polexec in
+ * another pid namespace may have too under the same parent cgroup, and a
+ * random number, which it will not.
+ */
+static void make_tag(void)
+{
+	uint32_t r;
+
+	if (syscall(SYS_getrandom, &r, sizeof(r), 0) != (long)sizeof(r))
+		r = (uint32_t)monotonic_ns();
+	snprintf(C.tag, sizeof(C.tag), "%d-%08x", (int)getpid(), (unsigned)r);
+}
+
+static int owned(const char *path, const char *suffix)
+{
+	const char *base = strrchr(path, '/');
+	char want[64];
+
+	snprintf(want, sizeof(want), "polexec-%s%s", C.tag, suffix);
+	return base && !strcmp(base + 1, want);
+}
+
+/*
+ * The keeper shares our errno too (CLONE_VM, the same thread pointer):
+ * polexec waits until its set-up is done, and after that it makes no call
+ * that could fail until polexec has gone or has closed the pipe.
+ */
+static int keeper_main(void *arg)
+{
+	static const int calm[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT,
+				   SIGUSR1, SIGUSR2, SIGPIPE};
+	const int *fd = arg; /* the pipe's read end, the ready pipe's write */
+	int rfd = fd[0], ready = fd[1], i, lo, hi;
+	char byte = 'k';
+
+	/* The terminal's signals are the box's: the keeper outlives them.
+	 * Of polexec's fds it keeps stderr and its ends of the pipes. */
+	for (i = 0; i < (int)(sizeof(calm) / sizeof(calm[0])); i++)
+		signal(calm[i], SIG_IGN);
+	lo = rfd < ready ? rfd : ready;
+	hi = rfd < ready ? ready : rfd;
+	sys_close_range(0, 1, 0);
+	if (lo > 3)
+		sys_close_range(3, (unsigned)lo - 1, 0);
+	if (hi > lo + 1)
+		sys_close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
+	sys_close_range((unsigned)hi + 1, ~0U, 0);
+	if (write(ready, &byte, 1) != 1)
+		_exit(1);
+	close(ready);
+	while (read(rfd, &byte, 1) < 0 && errno == EINTR)
+		;
+	/* polexec is gone, or has closed the pipe after its own cleanup:
+	 * whatever slot it was still filling is handled too. */
+	for (i = 0; i < 3; i++) {
+		struct cg *c = &C.cg[i];
+
+		if (!c->version)
+			continue;
+		if (c->box[0] && !owned(c->box, ""))
+			c->box[0] = '\0';
+		if (c->self[0] && !owned(c->self, ".self"))
+			c->self[0] = '\0';
+		cg_remove(c);
+	}
+	_exit(0);
+}
+
+/* Before the first mkdir: the keeper, or a refusal. */
+static void keeper_start(void)
+{
+	static int fd[2];
+	int p[2], r[2];
+	char byte;
+	ssize_t n;
+
+	if (C.keeper > 0)
+		return;
+	C.owner = getpid();
+	if (pipe2(p, O_CLOEXEC) < 0 || pipe2(r, O_CLOEXEC) < 0)
+		die_with_error("limits: cgroups: pipe");
+	fd[0] = p[0];
+	fd[1] = r[1];
+	C.keeper = clone(keeper_main, keeper_stack + sizeof(keeper_stack),
+			 CLONE_VM | SIGCHLD, fd);
+	if (C.keeper < 0)
+		die_with_error("limits: cgroups: clone the keeper");
+	close(p[0]);
+	close(r[1]);
+	C.keeper_fd = p[1];
+	while ((n = read(r[0], &byte, 1)) < 0 && errno == EINTR)
+		;
+	close(r[0]);
+	if (n != 1) {
+		keeper_stop();
+		die("limits: cgroups: the keeper did not start");
+	}
+}
+
+/* polexec's own cleanup is done: the keeper ends, and is reaped. */
+static void keeper_stop(void)
+{
+	if (C.keeper <= 0 || getpid() == C.keeper)
+		return;
+	close(C.keeper_fd);
+	C.keeper_fd = -1;
+	while (waitpid(C.keeper, NULL, 0) < 0 && errno == EINTR)
+		;
+	C.keeper = 0;
+}
+
 const char *cgroup_tier(uint32_t bit)
 {
 	int i;
@@ -623,12 +774,18 @@ uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids)
 
 	C.memory = memory;
 	C.pids = pids;
-	if (want)
+	if (want) {
+		if (!C.tag[0])
+			make_tag();
+		keeper_start();
 		got = cg2_setup(want);
+	}
 	if ((want & ~got & CG_MEMORY) && cg1_setup(CG_MEMORY))
 		got |= CG_MEMORY;
 	if ((want & ~got & CG_PIDS) && cg1_setup(CG_PIDS))
 		got |= CG_PIDS;
+	if (!got)
+		keeper_stop(); /* nothing to keep */
 	return got;
 }
 
@@ -691,4 +848,5 @@ void cgroup_remove(void)
 	for (i = 0; i < C.ncg; i++)
 		cg_remove(&C.cg[i]);
 	C.ncg = 0;
+	keeper_stop();
 }

@@ -12,7 +12,9 @@
  *   env       secrets need a mount namespace of the box's own: root, or
  *             a user namespace
  *   net       the box's network namespace (a user namespace when not
- *             root), and for pasta the binary and /dev/net/tun
+ *             root), and for pasta the binary and /dev/net/tun; a user
+ *             namespace that cannot be made names the likely cause
+ *             (userns.c: the sysctls, AppArmor's restriction) and the fix
  *   any other critical section (a newer layer, a marker of a layer polc
  *             could not compile): this polexec does not enforce it
  *
@@ -65,7 +67,7 @@ static int check_seccomp(void)
  * with a user namespace, else missing with how to get one. */
 static int check_ns(const char *what, const char *ns, int root_suffices)
 {
-	char detail[512];
+	char detail[1400];
 	int root = root_suffices && boxns_is_root();
 
 	if (root || boxns_userns_available()) {
@@ -77,10 +79,8 @@ static int check_ns(const char *what, const char *ns, int root_suffices)
 	}
 	snprintf(detail, sizeof(detail),
 		 "the box's own %s namespace needs a user namespace, which "
-		 "this user may not create: set user.max_user_namespaces "
-		 "above 0 (and kernel.unprivileged_userns_clone=1 where it "
-		 "exists), or run as root",
-		 ns);
+		 "this user may not create: %s",
+		 ns, boxns_userns_why());
 	line(what, "MISSING", detail);
 	return 1;
 }

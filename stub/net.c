@@ -121,8 +121,8 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	}
 	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 		die("net: the box's own network namespace needs a user "
-		    "namespace, which this user may not create (see polexec "
-		    "--doctor)");
+		    "namespace, which this user may not create: %s",
+		    boxns_userns_why());
 }
 
 /* --- names, variables, hosts ------------------------------------------ */

@@ -10,7 +10,9 @@
  *
  *   args.c      parse_args       what the caller asked for
  *   protect.c   protect_self     polexec's own memory out of the box's reach
- *   record.c    record_open      the run record's file, before anything runs
+ *   record.c    record_open      the run record's file (outfile.c: a temporary
+ *                                file beside it, or a device in place),
+ *                                before anything runs
  *   artifact.c  artifact_load    the artifact, validated as hostile input
  *   landlock.c  landlock_prepare the kernel's Landlock ABI against the
  *                                policy's; the rule paths opened, the

@@ -3,8 +3,11 @@
  * The run record: one JSON object saying what was enforced and how the
  * command ended. It is opened before anything runs (so a bad path is a
  * refusal, not a lost record) and written once, after the command exits or
- * when polexec refuses. Strings are JSON-escaped; control characters are
- * removed, since some of them came from the artifact.
+ * when polexec refuses, by the rule of docs/OUTPUT.md (outfile.c): a
+ * regular file is replaced by a rename, never truncated; a character
+ * device or a FIFO is written in place; anything else is refused. Strings are
+ * JSON-escaped; control characters are removed, since some of them came from
+ * the artifact.
  *
  *   {"schema_version":1, "polexec":"0.1.0",
  *    "policy":{"name", "source_sha256", "ir_sha256", "compiler",
@@ -48,11 +51,8 @@
 
 void record_open(struct record *r, const char *path)
 {
-	/* O_NOFOLLOW: a planted symlink cannot redirect the record. */
-	r->fd = open(
-	    path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (r->fd < 0)
-		die_with_error("record: open %s", path);
+	outfile_open(&r->out, "record", path);
+	r->fd = r->out.fd;
 }
 
 static void put_policy(struct text *o, const struct policy *p)
@@ -214,27 +214,40 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 	text_add(o, "},\n");
 }
 
-static int write_out(struct record *r, struct text *o)
+/* The record into its file, put in place; on failure, why, on stderr
+ * (the exit code stands either way). */
+static void write_out(struct record *r, struct text *o)
 {
+	char err[512] = "";
 	size_t done = 0;
 
-	if (o->overflow) {
-		errno = EOVERFLOW;
-		return -1;
-	}
-	while (done < o->len) {
+	/* A FIFO whose reader left: EPIPE, not a SIGPIPE that would take
+	 * the command's exit code with it. The box has exec'd already. */
+	signal(SIGPIPE, SIG_IGN);
+	if (o->overflow)
+		snprintf(err, sizeof(err), "%s", strerror(EOVERFLOW));
+	while (!err[0] && done < o->len) {
 		ssize_t n = write(r->fd, o->s + done, o->len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return -1;
-		done += (size_t)n;
+			snprintf(err, sizeof(err), "%s", strerror(errno));
+		else
+			done += (size_t)n;
 	}
-	if (close(r->fd) < 0)
-		return -1;
-	r->fd = -1;
-	return 0;
+	if (err[0]) {
+		/* Nothing is put in place: what was at the path stays. */
+		close(r->fd);
+		if (r->out.tmp)
+			unlink(r->out.tmp);
+	} else {
+		outfile_commit(&r->out, err, sizeof(err));
+	}
+	r->fd = r->out.fd = -1;
+	if (err[0])
+		out(STDERR_FILENO, "polexec: record: %s: %s\n", r->out.path,
+		    err);
 }
 
 static void put_common(struct text *o, const struct record *r, int refused)
@@ -287,10 +300,7 @@ int record_finish(struct record *r, int status)
 	}
 	text_add(&o, ",\"exit_code\":%d,\n", code);
 	put_duration(&o, r);
-	/* The command already ran: report, keep its status. */
-	if (write_out(r, &o) < 0)
-		out(STDERR_FILENO, "polexec: record: write: %s\n",
-		    strerror(errno));
+	write_out(r, &o); /* the command already ran: its status stands */
 	return code;
 }
 
@@ -308,8 +318,5 @@ void record_refused(struct record *r, const char *reason)
 	text_json(&o, reason);
 	text_add(&o, ",\n");
 	put_duration(&o, r);
-	/* We are already refusing; say so, the exit code stands. */
-	if (write_out(r, &o) < 0)
-		out(STDERR_FILENO,
-		    "polexec: record: could not write the record\n");
+	write_out(r, &o); /* we are refusing already: 125 stands */
 }

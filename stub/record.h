@@ -12,9 +12,11 @@
 #include "artifact.h"
 #include "landlock.h"
 #include "layers.h"
+#include "outfile.h"
 
 struct record {
-	int fd; /* -1: no record requested */
+	int fd;		    /* -1: no record requested */
+	struct outfile out; /* the file, by docs/OUTPUT.md's rule */
 	const struct policy *policy;
 	const struct ll_run *ll; /* NULL until landlock_prepare() ran */
 	const char *command;
@@ -22,7 +24,9 @@ struct record {
 	uint64_t start_ns; /* CLOCK_MONOTONIC */
 };
 
-/* Opens FILE for the record before anything runs, so failures come early. */
+/* Opens FILE for the record before anything runs, so failures come early:
+ * a temporary file beside it (renamed into place when the record is
+ * written), or a character device or FIFO as it is (outfile.h). */
 void record_open(struct record *r, const char *path);
 /* Writes the record for a command that ran (status is waitpid()'s) and
  * returns polexec's exit code: the command's. */

@@ -271,8 +271,8 @@ void secrets_prepare(const struct policy *p, const struct vars *vars)
 	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 		die("env: secret %s: the box needs a mount namespace of its "
 		    "own, and this user may not create the user namespace "
-		    "that needs (see polexec --doctor)",
-		    S.files[0].name);
+		    "that needs: %s",
+		    S.files[0].name, boxns_userns_why());
 }
 
 /* The folders of f->dir below its tmpfs, mode 0700. No allocation. */

@@ -6,13 +6,14 @@
 
 # In the order polexec runs them (stub/polexec.c), then the helpers.
 POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
+                stub/outfile.c \
                 stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
                 stub/env.c stub/secrets.c stub/net.c stub/run.c \
                 stub/child.c stub/doctor.c stub/supervise.c \
                 stub/denials.c stub/obs_paths.c stub/obs_decode.c \
                 stub/llaudit.c stub/sbpf.c \
                 stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
-                stub/vars.c stub/util.c stub/names.c stub/libc.c \
+                stub/userns.c stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
                 artifact/sha256.h
@@ -59,7 +60,7 @@ $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 	    tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 	    artifact/polbin_read.c artifact/sha256.c -o $@
 
-CHECKS += tests/leak/run.sh
+CHECKS += tests/leak/run.sh tests/size/run.sh
 
 # Where polexec's bytes go: per object and per symbol (issue 15).
 bench-size: export POLEXEC_SRCS := $(POLEXEC_SRCS)

@@ -41,6 +41,18 @@ expect_absent() {
 	return 0
 }
 
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# kind PATH: what PATH is, by stat(1): "character special file 1:3"
+# (with the device numbers), "fifo", "regular file", "symbolic link", ...
+kind() {
+	case $(stat -c %F "$1") in
+	"character special file" | "block special file")
+		stat -c '%F %t:%T' "$1" ;;
+	*) stat -c %F "$1" ;;
+	esac
+}
+
 # suite_paths: ROOT, the source tree (two folders above $HERE), and B, the
 # build folder as an absolute path (B=DIR chooses it, relative to ROOT).
 suite_paths() {

@@ -23,22 +23,32 @@ $(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
 		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
+# stub/userns.c alone: the user namespace diagnosis, fed file contents.
+$(B)/tests/unit/test_userns: $(B)/tests/unit/test_userns.o $(B)/stub/userns.o
+	$(CC) $(CFLAGS) $^ -lcmocka -o $@
+$(B)/tests/unit/test_userns.o: CFLAGS += -I.
+
 $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
 	$(B)/tests/unit/test_nft.o $(B)/tests/unit/test_compose.o: \
 	$(B)/lang/parser.h
 
 UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables \
-              $(B)/tests/unit/test_nft $(B)/tests/unit/test_compose
+              $(B)/tests/unit/test_nft $(B)/tests/unit/test_compose \
+              $(B)/tests/unit/test_userns
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
              tests/examples/run.sh tests/fuzz/replay.sh tests/output/run.sh \
-             tests/schema/run.sh tests/install/run.sh tests/compose/run.sh
+             tests/schema/run.sh tests/install/run.sh tests/compose/run.sh \
+             tests/presets/run.sh tests/shim/run.sh tests/record/run.sh \
+             tests/userns/run.sh
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk
 # The observation suite (tests/observe/run.sh) and its probes.
 include tests/observe/observe.mk
+# The soak suite (tests/soak/run.sh) and its tool; `make soak`.
+include tests/soak/soak.mk
 # OCI profiles: import, export, and a real runtime.
 include tests/oci/oci.mk
 

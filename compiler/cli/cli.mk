@@ -1,16 +1,17 @@
-# polc's command line: build, dump, doctor, the output writer, import and
-# export of OCI profiles, and main() for every command.
+# polc's command line: build, dump, doctor, the output writer, suggest
+# (run records read with jansson, like OCI profiles), import and
+# export of OCI profiles (the files around compiler/oci/), and main() for
+# every command.
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o \
-             $(B)/compiler/cli/oci.o $(B)/compiler/cli/oci_import.o \
-             $(B)/compiler/cli/oci_export.o $(B)/compiler/cli/suggest.o \
+             $(B)/compiler/cli/oci_cmd.o $(B)/compiler/cli/suggest.o \
              $(B)/compiler/cli/record_read.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
+# polc doctor names why a user namespace cannot be made with polexec's
+# own words: stub/userns.c, libc only.
+CLI_OBJS  += $(B)/stub/userns.o
+$(B)/compiler/cli/doctor.o: CFLAGS += -I.
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
-
-# OCI profiles are JSON, read and written with jansson (polc only, never
-# polexec).
-LDLIBS += -ljansson
 
 $(POLC_MAIN): CFLAGS += -DPOLC_STDLIB_DIR='"$(STDLIB_DIR)"'
 # polc loads Z3 with dlopen() when validation first needs it

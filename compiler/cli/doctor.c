@@ -10,6 +10,7 @@
  * What one artifact needs on this machine is `polexec --doctor ARTIFACT`.
  */
 #include "cli.h"
+#include "stub/userns.h" /* why a user namespace cannot be made */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -145,21 +146,9 @@ static int probe_openat2(char *d, size_t len)
 	return 0;
 }
 
-/* A small file's first line into buf; -1 when it cannot be read. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int ok = f && fgets(buf, (int)len, f);
-
-	if (f)
-		fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* Asks the kernel: may a child of ours create a user namespace? */
+/* Asks the kernel: may a child of ours create a user namespace and map
+ * its uid in it, as polexec's box does? (Under AppArmor's restriction the
+ * unshare succeeds and the uid_map write fails.) */
 static int userns_works(void)
 {
 	int status;
@@ -167,8 +156,16 @@ static int userns_works(void)
 
 	if (pid < 0)
 		return 0;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+	if (pid == 0) {
+		char map[64];
+		int n = snprintf(map, sizeof(map), "%u %u 1\n",
+				 (unsigned)geteuid(), (unsigned)geteuid());
+		int fd = unshare(CLONE_NEWUSER) == 0
+			     ? open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC)
+			     : -1;
+
+		_exit(fd >= 0 && write(fd, map, (size_t)n) == n ? 0 : 1);
+	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 0;
@@ -177,18 +174,27 @@ static int userns_works(void)
 
 static int probe_userns(char *d, size_t len)
 {
-	char max[32] = "?", clone[32] = "";
+	struct userns_sysctls s;
+	struct userns_files f;
 	int works = userns_works();
 
-	read_line("/proc/sys/user/max_user_namespaces", max, sizeof(max));
-	if (read_line("/proc/sys/kernel/unprivileged_userns_clone", clone,
-		      sizeof(clone)) < 0)
-		snprintf(clone, sizeof(clone), "absent");
-	snprintf(
-	    d, len, "%s (max_user_namespaces=%s, unprivileged_userns_clone=%s)",
-	    works ? "available to this user" : "not available to this user",
-	    max, clone);
-	return works ? 0 : 1;
+	userns_read(&s, &f);
+	if (!works) {
+		char why[1024];
+
+		userns_explain(&s, why, sizeof(why));
+		snprintf(d, len, "not available to this user: %s", why);
+		return 1;
+	}
+	snprintf(d, len,
+		 "available to this user (max_user_namespaces=%s, "
+		 "unprivileged_userns_clone=%s, "
+		 "apparmor_restrict_unprivileged_userns=%s)",
+		 s.max_user_namespaces ? s.max_user_namespaces : "?",
+		 s.unprivileged_userns_clone ? s.unprivileged_userns_clone
+					     : "absent",
+		 s.apparmor_restrict ? s.apparmor_restrict : "absent");
+	return 0;
 }
 
 /* Is word one of the comma-separated tokens of list? */

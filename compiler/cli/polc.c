@@ -10,6 +10,7 @@
 #include "ast.h"
 #include "cli.h"
 #include "diag.h"
+#include "oci/oci.h"
 #include "polbin.h"
 #include "prove/prove.h"
 #include "support/support.h"

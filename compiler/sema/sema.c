@@ -421,8 +421,10 @@ static void walk(struct sema *s)
 		done[i] = 1;
 		for (j = 0; j < n; j++)
 			nabove[j] -= (size_t)sema_above(s, i, j);
+		s->in_fragment = i != 0; /* files[0] is the policy */
 		body(s, s->files[i].body, s->files[i].nbody);
 	}
+	s->in_fragment = 0;
 out:
 	free(nabove);
 	free(done);

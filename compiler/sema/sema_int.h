@@ -123,6 +123,11 @@ struct sema {
 	struct env_src *env;
 	size_t nenv, capenv;
 	struct range_list loopback, connect, bind;
+	/* walking a fragment (not the policy); the first rule of each net
+	 * key in a fragment's mode-less `net { }`, checked against the
+	 * policy's mode at the end (sema_net.c) */
+	int in_fragment;
+	struct once frag_net[5]; /* allow deny loopback connect bind */
 };
 
 /* Grows *v (of *cap elements of size) to hold n + 1. 0 or -1 (OOM noted). */

@@ -146,13 +146,12 @@ static void net_add(struct sema *s, struct ir_net_entry *e, struct loc loc)
 		    !(o->name || e->name
 			  ? !o->name || !e->name || strcmp(o->name, e->name)
 			  : 0) &&
-		    o->port_lo == e->port_lo && o->port_hi == e->port_hi) {
-			/* Another file restating it merges (a union). */
-			if (s->net[i].loc.file == loc.file) {
-				diag_error(s->d, loc, "duplicate net entry");
-				diag_note(s->d, s->net[i].loc,
-					  "first given here");
-			}
+		    o->port_lo == e->port_lo && o->port_hi == e->port_hi &&
+		    /* restated by another file (two presets): kept, and
+		     * merged by ir_canonicalize() */
+		    s->net[i].loc.file == loc.file) {
+			diag_error(s->d, loc, "duplicate net entry");
+			diag_note(s->d, s->net[i].loc, "first given here");
 			free(e->name);
 			return;
 		}
@@ -254,11 +253,12 @@ static void ports_stmt(struct sema *s, const struct ast_stmt *st,
 				   SEMA_MAX_LL_PORTS);
 			continue;
 		}
+		/* a restatement by another file is kept: the IR merges it */
 		for (j = 0; j < l->n; j++) {
-			if (l->v[j].r.lo == r.lo && l->v[j].r.hi == r.hi) {
-				if (l->v[j].loc.file == w->loc.file)
-					sema_dup(s, w->loc, l->v[j].loc, "port",
-						 w->text);
+			if (l->v[j].r.lo == r.lo && l->v[j].r.hi == r.hi &&
+			    l->v[j].loc.file == w->loc.file) {
+				sema_dup(s, w->loc, l->v[j].loc, "port",
+					 w->text);
 				break;
 			}
 		}
@@ -276,66 +276,119 @@ static void ports_stmt(struct sema *s, const struct ast_stmt *st,
 	}
 }
 
+/* The rules of a net block, and the modes each one applies to. */
+enum { NK_ALLOW, NK_DENY, NK_LOOPBACK, NK_CONNECT, NK_BIND, NK_COUNT };
+static const char *const net_keys[NK_COUNT] = {"allow", "deny", "loopback",
+					       "connect", "bind"};
+static const char *const net_modes[] = {"none", "filtered", "host"};
+
+static int key_applies(int k, uint32_t mode)
+{
+	switch (k) {
+	case NK_ALLOW:
+	case NK_DENY:
+		return mode == IR_NET_FILTERED;
+	case NK_LOOPBACK:
+		return mode != IR_NET_HOST;
+	default:
+		return mode == IR_NET_HOST;
+	}
+}
+
+static void key_not_here(struct sema *s, struct loc at, int k, uint32_t mode)
+{
+	diag_error(s->d, at,
+		   "'%s' does not apply to 'net %s' (allow, deny: filtered; "
+		   "loopback: none, filtered; connect, bind: host)",
+		   net_keys[k], net_modes[mode]);
+}
+
+/*
+ * `net MODE { ... }` in a policy; `net { ... }` (rules, no mode) in a
+ * fragment, so that several fragments (std/net/npm, std/net/pypi) merge
+ * their rules under the one mode the policy states. A fragment's rules
+ * are checked against that mode once every file is read
+ * (sema_lint_net), since the policy may state it after the `use`.
+ */
 void sema_net(struct sema *s, const struct ast_stmt *st)
 {
-	static const char *const modes[] = {"none", "filtered", "host"};
-	static const char *const keys[] = {"allow", "deny", "loopback",
-					   "connect", "bind"};
-	uint32_t mode;
+	uint32_t mode = 0;
+	int modeless = st->nwords == 1 && st->has_block && !st->cond;
 	size_t i;
 	int rc;
 
-	if (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD) {
+	if (!modeless &&
+	    (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD)) {
 		diag_error(s->d, st->loc,
-			   "expected 'net none|filtered|host [{ ... }]'");
+			   s->in_fragment
+			       ? "expected 'net { ... }' (rules, for the "
+				 "policy's mode) or 'net none|filtered|host "
+				 "[{ ... }]'"
+			       : "expected 'net none|filtered|host [{ ... }]'");
 		return;
 	}
-	if (!strcmp(st->words[1].text, "none"))
-		mode = IR_NET_NONE;
-	else if (!strcmp(st->words[1].text, "filtered"))
-		mode = IR_NET_FILTERED;
-	else if (!strcmp(st->words[1].text, "host"))
-		mode = IR_NET_HOST;
-	else {
-		sema_unknown(s, &st->words[1], "network mode", modes, 3);
+	if (modeless && !s->in_fragment) {
+		diag_error(s->d, st->loc,
+			   "a policy states its net mode: 'net "
+			   "none|filtered|host { ... }' ('net { ... }' "
+			   "without one is for fragments)");
 		return;
 	}
-	/* The same mode from another file merges, rules and all; a mode
-	 * decided by a using file drops this statement with its rules. */
-	rc = sema_once(s, &s->net_mode, st->loc, "net mode", mode);
-	if (rc < 0 || rc == SEMA_DROP)
-		return;
-	s->p->net.present = 1;
-	s->p->net.mode = mode;
+	if (!modeless) {
+		for (mode = 0; mode < 3; mode++)
+			if (!strcmp(st->words[1].text, net_modes[mode]))
+				break;
+		if (mode == 3) {
+			sema_unknown(s, &st->words[1], "network mode",
+				     net_modes, 3);
+			return;
+		}
+		/* The same mode from another file merges, rules and all; a
+		 * mode decided by a using file drops this statement with its
+		 * rules. */
+		rc = sema_once(s, &s->net_mode, st->loc, "net mode", mode);
+		if (rc < 0 || rc == SEMA_DROP)
+			return;
+		s->p->net.present = 1;
+		s->p->net.mode = mode;
+	}
 	for (i = 0; i < st->nchildren; i++) {
 		const struct ast_stmt *c = &st->children[i];
 		const char *k = c->words[0].text;
+		int key;
 
 		if (c->cond || c->has_block) {
 			diag_error(s->d, c->loc,
 				   "net rules take no condition "
 				   "or block");
-		} else if (mode == IR_NET_FILTERED && !strcmp(k, "allow")) {
-			net_entry_stmt(s, c, IR_NET_ALLOW);
-		} else if (mode == IR_NET_FILTERED && !strcmp(k, "deny")) {
-			net_entry_stmt(s, c, IR_NET_DENY);
-		} else if (mode != IR_NET_HOST && !strcmp(k, "loopback")) {
-			ports_stmt(s, c, &s->loopback, 0);
-		} else if (mode == IR_NET_HOST && !strcmp(k, "connect")) {
-			ports_stmt(s, c, &s->connect, 1);
-		} else if (mode == IR_NET_HOST && !strcmp(k, "bind")) {
-			ports_stmt(s, c, &s->bind, 1);
-		} else if (!strcmp(k, "allow") || !strcmp(k, "deny") ||
-			   !strcmp(k, "loopback") || !strcmp(k, "connect") ||
-			   !strcmp(k, "bind")) {
-			diag_error(s->d, c->words[0].loc,
-				   "'%s' does not apply to 'net %s' (allow, "
-				   "deny: filtered; loopback: none, filtered; "
-				   "connect, bind: host)",
-				   k, modes[mode]);
-		} else {
-			sema_unknown(s, &c->words[0], "net rule", keys, 5);
+			continue;
 		}
+		for (key = 0; key < NK_COUNT; key++)
+			if (!strcmp(k, net_keys[key]))
+				break;
+		if (key == NK_COUNT) {
+			sema_unknown(s, &c->words[0], "net rule", net_keys,
+				     NK_COUNT);
+			continue;
+		}
+		if (!modeless && !key_applies(key, mode)) {
+			key_not_here(s, c->words[0].loc, key, mode);
+			continue;
+		}
+		if (modeless && !s->frag_net[key].set) {
+			s->frag_net[key].set = 1;
+			s->frag_net[key].loc = c->words[0].loc;
+		}
+		if (key == NK_ALLOW)
+			net_entry_stmt(s, c, IR_NET_ALLOW);
+		else if (key == NK_DENY)
+			net_entry_stmt(s, c, IR_NET_DENY);
+		else if (key == NK_LOOPBACK)
+			ports_stmt(s, c, &s->loopback, 0);
+		else
+			ports_stmt(s, c,
+				   key == NK_CONNECT ? &s->connect : &s->bind,
+				   1);
 	}
 }
 
@@ -430,8 +483,34 @@ static void lint_landlock_abi(struct sema *s)
 		     p->landlock.abi_min, p->landlock.abi_min);
 }
 
+/* A fragment's net rules need the policy's mode, and one they apply to. */
+static void lint_fragment_rules(struct sema *s)
+{
+	int k;
+
+	for (k = 0; k < NK_COUNT; k++) {
+		if (!s->frag_net[k].set)
+			continue;
+		if (!s->net_mode.set) {
+			diag_error(s->d, s->frag_net[k].loc,
+				   "this fragment's '%s' rules need a net "
+				   "mode, and the policy states none: write "
+				   "'net %s' in the policy",
+				   net_keys[k],
+				   k == NK_CONNECT || k == NK_BIND
+				       ? "host"
+				       : "filtered");
+		} else if (!key_applies(k, s->p->net.mode)) {
+			key_not_here(s, s->frag_net[k].loc, k, s->p->net.mode);
+			diag_note(s->d, s->net_mode.loc,
+				  "the policy's net mode is set here");
+		}
+	}
+}
+
 void sema_lint_net(struct sema *s)
 {
+	lint_fragment_rules(s);
 	lint_port_total(s, &s->connect, "connect");
 	lint_port_total(s, &s->bind, "bind");
 	lint_landlock_abi(s);

@@ -51,10 +51,10 @@ FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \
 FUZZ_STUB_SRCS := $(filter-out stub/util.c stub/polexec.c,$(wildcard stub/*.c))
 FUZZ_STUB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_STUB_SRCS)) \
 	$(B)/fuzz/artifact/polbin_read.o $(B)/fuzz/artifact/sha256.o
-# fuzz_oci: the importer, its JSON reading, and the word logic it decides
-# overlapping rules with.
-FUZZ_OCI_SRCS := compiler/cli/oci.c compiler/cli/oci_import.c \
-	compiler/logic/ir_words.c compiler/cli/output.c compiler/support/errbuf.c
+# fuzz_oci: the importer (compiler/oci/ but the export), and the word
+# logic it decides overlapping rules with.
+FUZZ_OCI_SRCS := $(filter-out compiler/oci/oci_export.c,\
+	  $(wildcard compiler/oci/*.c)) compiler/logic/ir_words.c
 FUZZ_OCI_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_OCI_SRCS))
 # fuzz_record: polc suggest, from the record reader to the policy text,
 # with what it compiles the suggestion with.

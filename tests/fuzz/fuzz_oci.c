@@ -18,8 +18,8 @@
  * before reading them (diag_load_file).
  */
 #include "ast.h"
-#include "cli/cli.h"
 #include "diag.h"
+#include "oci/oci.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -40,6 +40,9 @@ expected_files() {
 	{
 		echo "$P/bin/polc"
 		echo "$P/bin/polexec"
+		echo "$P/bin/polexec-sh"
+		echo "$P/bin/polexec-bash"
+		echo "$P/share/bash-completion/completions/polexec-bash"
 		(cd "$ROOT/stdlib-policies" && find . -name '*.pol') |
 			sed "s|^\\./|$P/share/polc/stdlib-policies/|"
 		for f in "$ROOT"/docs/schema/*.schema.json; do
@@ -66,6 +69,11 @@ t_install_puts_the_file_list() {
 		"$(expected_files | tr '\n' ' ')" || return 1
 	for f in $(files_under "$D"); do
 		case $f in
+		*/polexec-bash)
+			# a link to polexec-sh, beside it
+			expect "$f" "$(readlink "$D$f")" polexec-sh || return 1
+			continue
+			;;
 		*/bin/*) want=755 ;;
 		*) want=644 ;;
 		esac
@@ -122,6 +130,12 @@ t_installed_polexec_runs_and_records() {
 	# against the installed schema
 	SCHEMA_DIR=$I/share/polc/schema schema_check run-record "$T/w/rec.json" ||
 		{ say "    FAIL: the record: $SC_INVALID"; return 1; }
+	# the installed shim runs the installed polexec beside it
+	out=$(POLEXEC_ARTIFACT=$T/w/p.polbin "$I/bin/polexec-sh" -c 'echo ran; exit 4')
+	expect "polexec-sh -c: exit" "$?" 4 &&
+		expect "polexec-sh -c: output" "$out" ran &&
+		expect "polexec-sh --version" "$("$I/bin/polexec-sh" --version)" \
+			"polexec-sh: runs $("$B/polexec" --version)"
 }
 
 # usage_lines PROGRAM: the usage lines of PROGRAM --help (up to the first
@@ -153,7 +167,17 @@ t_man_pages_render_and_cover_usage() {
 		expect "$name: warnings" "$warn" "" || return 1
 		text=$(MANWIDTH=80 LC_ALL=C man -l "$page" 2>/dev/null)
 		expect_match "$name: NAME" "$text" "^NAME" &&
-			expect_match "$name: its name" "$text" "^ +$name - " || return 1
+			expect_match "$name: its name" "$text" "^ +$name(,.*)? +- " || return 1
+	done
+	# every installed program is named by a page (polexec-bash by
+	# polexec-sh's)
+	names=$(for page in "$I"/share/man/man1/*.1; do
+		MANWIDTH=200 LC_ALL=C man -l "$page" 2>/dev/null |
+			sed -n '/^NAME/{n;s/ - .*//;s/,/ /g;p;}'
+	done)
+	for prog in "$I"/bin/*; do
+		expect_match "a man page names ${prog##*/}" "$names" \
+			"(^| )${prog##*/}( |\$)" || return 1
 	done
 	text=$(MANWIDTH=200 LC_ALL=C man -l "$I/share/man/man1/polc.1")
 	for w in $(usage_lines "$I/bin/polc" | usage_subcommands) \
@@ -164,19 +188,26 @@ t_man_pages_render_and_cover_usage() {
 	for w in $(usage_lines "$I/bin/polexec" | usage_options); do
 		has_item polexec.1 "$w" || return 1
 	done
+	text=$(MANWIDTH=200 LC_ALL=C man -l "$I/share/man/man1/polexec-sh.1")
+	for w in $(usage_lines "$I/bin/polexec-sh" | usage_options); do
+		has_item polexec-sh.1 "$w" || return 1
+	done
 }
 
-# complete PROGRAM WORD...: what the installed completion offers for the
-# last WORD, one line, in a folder holding p.pol and p.polbin.
+# complete PROGRAM WORD...: what the installed completion (the file named
+# PROGRAM) offers for the last WORD, one line, in a folder holding p.pol
+# and p.polbin.
 complete_words() {
 	prog=$1
 	shift
 	mkdir -p "$T/c" && touch "$T/c/p.pol" "$T/c/p.polbin" || return 1
-	(cd "$T/c" && bash -c '. "$1"; f=$2; shift 2; COMP_WORDS=("$@")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "$f"
+	# the function the file registers for PROGRAM (`complete -F FUNC`)
+	(cd "$T/c" && bash -c '. "$1"; shift
+		f=$(complete -p "$1" | sed -n "s/.* -F \([^ ]*\) .*/\1/p")
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "$f"
 		printf "%s\n" "${COMPREPLY[@]}"' sh \
-		"$I/share/bash-completion/completions/$prog" "_$prog" \
-		"$prog" "$@") | sort | tr '\n' ' '
+		"$I/share/bash-completion/completions/$prog" "$prog" "$@") |
+		sort | tr '\n' ' '
 }
 
 t_completion_offers_usage() {
@@ -194,6 +225,13 @@ t_completion_offers_usage() {
 	got=$(complete_words polexec -)
 	for o in $(usage_lines "$I/bin/polexec" | usage_options); do
 		expect_match "polexec completes $o" "$got" "(^| )$o " || return 1
+	done
+	for shim in polexec-sh polexec-bash; do
+		got=$(complete_words "$shim" -)
+		for o in $(usage_lines "$I/bin/polexec-sh" | usage_options); do
+			expect_match "$shim completes $o" "$got" "(^| )$o " ||
+				return 1
+		done
 	done
 	expect "polc build: the policy" "$(complete_words polc build p)" \
 		"p.pol " &&

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bpf_interp.h"
-#include "cli/cli.h"
+#include "oci/oci.h"
 
 #define X32_BIT 0x40000000u
 

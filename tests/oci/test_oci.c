@@ -37,6 +37,7 @@
 #include "cli/cli.h"
 #include "diag.h"
 #include "ir/ir.h"
+#include "oci/oci.h"
 #include "grid.h"
 #include "runc_model.h"
 #include "sema/sema.h"

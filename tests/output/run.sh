@@ -31,15 +31,6 @@ polc() {
 	ERR=$(cat "$T/stderr")
 }
 
-# kind PATH: "character special file 1:3", "fifo", "regular file", ...
-kind() {
-	case $(stat -c %F "$1") in
-	"character special file" | "block special file")
-		stat -c '%F %t:%T' "$1" ;;
-	*) stat -c %F "$1" ;;
-	esac
-}
-
 # The reference artifact: the same build into a fresh regular file.
 reference() {
 	"$POLC" build "$POL" -o "$T/ref.polbin" 2>/dev/null

@@ -6,28 +6,23 @@
  * seccomp_oci_rules() (backend/seccomp_oci.c): disjoint regions, int
  * arguments masked to the 32 bits the kernel reads. What a profile cannot
  * carry is refused (a syscall known by number only, a name the runtime's
- * libseccomp would drop where that widens the profile) or said on stderr
+ * libseccomp would drop where that widens the profile) or is a warning
  * (the bad-arch action, names only a newer libseccomp knows).
  *
  * The JSON is written here, not with jansson: its integers stop at 2^63,
  * and argument values and masks are unsigned 64-bit numbers.
  */
 #include "backend/backend.h"
-#include "cli.h"
 #include "diag.h"
 #include "ir/ir.h"
 #include "oci_int.h"
-#include "prove/prove.h"
-#include "support/support.h"
 #include "tables/tables.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define NAMES_PER_LINE 6
 
@@ -261,67 +256,52 @@ static int _write(struct exp *x)
 	return ferror(x->out) ? -1 : 0;
 }
 
-int export_oci(const struct oci_export_opts *o)
+int export_oci_text(const struct ir_policy *p, struct diag *d, char **out,
+		    size_t *outlen)
 {
-	struct sema_opts so = {o->search, o->nsearch};
 	struct seccomp_oci_rules rules = {0};
-	struct ir_policy *p = NULL;
 	struct loc none = {0};
-	struct diag d;
 	struct exp x = {0};
 	char err[640], *text = NULL, a[32];
 	size_t len = 0;
 	FILE *mem = NULL;
 	int rc = 2;
 
-	diag_init(&d);
-	if (o->max_errors >= 0)
-		d.max_errors = o->max_errors;
-	if (prove_load(&d, o->input, &so, &p, err, sizeof(err))) {
-		if (!d.errors)
-			diag_error(&d, none, "%s: %s", o->input, err);
-		goto out;
-	}
+	*out = NULL;
+	*outlen = 0;
 	if (seccomp_oci_rules(&p->sys, &rules, err, sizeof(err))) {
-		diag_error(&d, none, "export: %s", err);
+		diag_error(d, none, "export: %s", err);
 		goto out;
 	}
-	x = (struct exp){.p = p, .r = &rules, .d = &d, .at = none};
+	x = (struct exp){.p = p, .r = &rules, .d = d, .at = none};
 	if (_check(&x))
 		goto out;
 	if (p->sys.badarch.kind != IR_ACT_KILL_THREAD)
-		diag_warning(&d, none,
+		diag_warning(d, none,
 			     "the policy's badarch action is %s; a profile "
 			     "cannot say one, and the runtime's libseccomp "
 			     "kills the thread of an i386 or x32 call",
 			     ir_action_str(&p->sys.badarch, a, sizeof(a)));
 	mem = open_memstream(&text, &len);
 	if (!mem) {
-		diag_error(&d, none, "out of memory");
+		diag_error(d, none, "out of memory");
 		goto out;
 	}
 	x.out = mem;
 	if (_write(&x) || fclose(mem)) {
 		mem = NULL;
-		diag_error(&d, none, "out of memory");
+		diag_error(d, none, "out of memory");
 		goto out;
 	}
 	mem = NULL;
-	if (!o->output || !strcmp(o->output, "-")
-		? output_write_fd(STDOUT_FILENO, text, len, err, sizeof(err))
-		: output_write(o->output, text, len, err, sizeof(err))) {
-		diag_error(&d, none, "export: %s: %s",
-			   o->output ? o->output : "stdout", err);
-		goto out;
-	}
+	*out = text;
+	*outlen = len;
+	text = NULL;
 	rc = 0;
 out:
 	if (mem)
 		fclose(mem);
-	diag_print(&d, stderr);
-	diag_fini(&d);
 	free(text);
 	seccomp_oci_rules_free(&rules);
-	ir_policy_destroy(&p);
 	return rc;
 }

@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: MIT
+#
+# The egress suites' laboratory (sourced by tests/net/run.sh and
+# tests/soak/run.sh): a throwaway outer namespace set whose "internet" is
+# three test hosts, so that nothing a box does reaches the host's network
+# even when the code under test is wrong.
+#
+# netlab_enter SUITE ARGS... re-executes the calling script (as root) in
+# new network, mount and pid namespaces (unshare --net --mount --pid
+# --fork --mount-proc) and exits with its status; in the re-executed
+# script it returns, with cleanup_outer on EXIT. setup_outer then builds
+# the test hosts h1..h3: network namespaces held by a sleeping process
+# each (no `ip netns` names, nothing under /run/netns), joined to the outer
+# one by veth pairs in 10.77.0.0/16 and fd77::/16 (ULA). The outer
+# namespace's default routes (v4 and v6) point at h1, which does not
+# forward. /etc/hosts and /etc/resolv.conf are bind-mounted over in the
+# outer mount namespace only. Servers (netserve, from $SHARED/bin) exit by
+# themselves after SERVER_SECS (NET_SERVER_SECS, default 300) and are
+# killed at the end; the suite is pid 1 of its own pid namespace, so when
+# it ends the kernel kills whatever it started.
+#
+# Uses say (tests/lib.sh), SHARED (a folder every uid can read, holding
+# bin/netprobe and bin/netserve) and SCRATCH.
+
+SERVER_SECS=${NET_SERVER_SECS:-300}
+
+# The test hosts. hN is 10.77.N.2 and fd77:N::2; the outer namespace's end
+# of each veth is 10.77.N.1 and fd77:N::1.
+H1=10.77.1.2
+H2=10.77.2.2
+H3=10.77.3.2
+H1_6=fd77:1::2
+H2_6=fd77:2::2
+# Host loopback ports (servers on the outer namespace's 127.0.0.1).
+LO_OK=39201
+LO_NO=39202
+
+# fatal MESSAGE: the harness could not be built; the suite fails.
+fatal() {
+	say "$NETLAB_SUITE: FATAL: $*"
+	say "$NETLAB_SUITE: 0 passed, 1 failed"
+	exit 1
+}
+
+# wait_ready FILE: a server printed "ready" into FILE (bounded: 5 s).
+wait_ready() {
+	i=0
+	while [ $i -lt 50 ]; do
+		grep -q '^ready$' "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+HOLDERS=
+SERVERS=
+
+cleanup_outer() {
+	for p in $SERVERS $HOLDERS; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	if [ -n "${SHARED:-}" ] && [ -e "$SHARED/dev" ]; then
+		umount /dev/net/tun 2>/dev/null
+		umount "$SHARED/dev" 2>/dev/null
+	fi
+	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
+	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
+}
+
+# In the outer namespaces, as root: lo, three test hosts, the default
+# routes to h1, the hosts and resolv.conf files, the servers.
+setup_outer() {
+	ip link set lo up || return 1
+	# pasta opens /dev/net/tun as the caller. Where the node is 0600 (no
+	# udev), give this mount namespace alone a 0666 one, as udev would, so
+	# the uid 65534 pass runs the tests instead of only the refusal
+	# (t_unprivileged_needs_tun checks that refusal on a 0600 node).
+	if [ "$(stat -c %a /dev/net/tun 2>/dev/null)" != 666 ]; then
+		mkdir -p "$SHARED/dev" &&
+			mount -t tmpfs -o mode=755,size=4k polc-tun "$SHARED/dev" &&
+			mknod -m 666 "$SHARED/dev/tun" c 10 200 &&
+			mount --bind "$SHARED/dev/tun" /dev/net/tun || return 1
+	fi
+	for n in 1 2 3; do
+		unshare --net /bin/sleep $((SERVER_SECS + 60)) &
+		h=$!
+		HOLDERS="$HOLDERS $h"
+		# the holder has made its namespace once it runs sleep
+		i=0
+		while [ $i -lt 50 ] && [ "$(readlink /proc/$h/ns/net)" = \
+			"$(readlink /proc/self/ns/net)" ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		[ "$(readlink /proc/$h/ns/net)" != "$(readlink /proc/self/ns/net)" ] ||
+			{ say "$NETLAB_SUITE: test host h$n has no namespace"; return 1; }
+		ip link add nv$n type veth peer name eth0 netns "$h" &&
+			ip addr add 10.77.$n.1/24 dev nv$n &&
+			ip -6 addr add fd77:$n::1/64 dev nv$n nodad &&
+			ip link set nv$n up &&
+			nsenter -t "$h" -n sh -c "ip link set lo up &&
+				ip addr add 10.77.$n.2/24 dev eth0 &&
+				ip -6 addr add fd77:$n::2/64 dev eth0 nodad &&
+				ip link set eth0 up" || return 1
+		eval "HOLDER_$n=$h"
+	done
+	ip route add default via $H1 dev nv1 &&
+		ip -6 route add default via $H1_6 dev nv1 || return 1
+	# routes as expected, or nothing runs: every address not ours is h1's
+	ip -4 route get 192.0.2.1 | grep -q "via $H1 dev nv1 " &&
+		ip -6 route get 2001:db8::1 | grep -q "via $H1_6 dev nv1 " ||
+		{ say "$NETLAB_SUITE: the outer namespace's routes are not the suite's"; return 1; }
+
+	# Names: the suite's own hosts file and a resolver that is h1 (no DNS
+	# server there), over the real ones, in this mount namespace only.
+	{
+		echo "127.0.0.1 localhost"
+		echo "::1 localhost"
+		echo "$H1 svc.test"
+		echo "$H1_6 svc6.test"
+		echo "$H2 other.test"
+	} >"$SHARED/hosts"
+	printf 'nameserver %s\noptions timeout:1 attempts:1\n' "$H1" \
+		>"$SHARED/resolv.conf"
+	chmod 644 "$SHARED/hosts" "$SHARED/resolv.conf"
+	mount --bind "$SHARED/hosts" /etc/hosts &&
+		mount --bind "$SHARED/resolv.conf" /etc/resolv.conf || return 1
+
+	start_server "$HOLDER_1" :: h1 tcp:8080 tcp:80 tcp:443 udp:5353 \
+		udp:5354 &&
+		start_server "$HOLDER_2" :: h2 tcp:8080 tcp:80 udp:5353 &&
+		start_server "$HOLDER_3" :: h3 tcp:8080 tcp:80 &&
+		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO || return 1
+	# The first IPv6 exchange after the links came up can take over a
+	# probe's 1.5 s (neighbour discovery on fresh links): wait, bounded,
+	# until h1 answers on both families from here, so no test gets the
+	# cold start.
+	for dst in $H1 $H1_6; do
+		i=0
+		until "$SHARED/bin/netprobe" tcp $dst 8080 >/dev/null 2>&1; do
+			i=$((i + 1))
+			[ $i -lt 20 ] ||
+				{ say "$NETLAB_SUITE: h1 ($dst) does not answer"; return 1; }
+			sleep 0.25
+		done
+	done
+}
+
+# start_server HOLDER|"" ADDR NAME SPEC...: netserve in a test host's
+# namespace (or here), bounded by SERVER_SECS.
+start_server() {
+	h=$1
+	addr=$2
+	shift 2
+	log=$SHARED/server-$1.log
+	if [ -n "$h" ]; then
+		nsenter -t "$h" -n "$SHARED/bin/netserve" "$addr" \
+			"$SERVER_SECS" "$@" >"$log" 2>&1 &
+	else
+		"$SHARED/bin/netserve" "$addr" "$SERVER_SECS" "$@" \
+			>"$log" 2>&1 &
+	fi
+	SERVERS="$SERVERS $!"
+	wait_ready "$log" ||
+		{ say "$NETLAB_SUITE: server $1 did not start: $(cat "$log")"; return 1; }
+}
+
+# netlab_enter SUITE ARGS...: see the top of this file.
+netlab_enter() {
+	NETLAB_SUITE=$1
+	shift
+	if [ -z "${NET_OUTER:-}" ]; then
+		if [ "$(id -u)" != 0 ]; then
+			say "$NETLAB_SUITE: this suite needs root (it builds a" \
+				"throwaway network namespace with test hosts;" \
+				"CI runs make check as root)"
+			say "$NETLAB_SUITE: 0 passed, 1 failed"
+			exit 1
+		fi
+		for tool in unshare nsenter ip setpriv jq mount; do
+			command -v $tool >/dev/null ||
+				fatal "$tool is missing (make deps installs it)"
+		done
+		mark=$(mktemp /tmp/polc-$NETLAB_SUITE-mark.XXXXXX) || fatal "mktemp"
+		rm -f "$mark"
+		trap 'rm -f "$mark"' EXIT
+		NET_OUTER=$mark unshare --net --mount --propagation private --pid \
+			--fork --mount-proc sh "$0" "$@"
+		rc=$?
+		if [ ! -e "$mark" ]; then
+			rm -f "$mark"
+			fatal "cannot make the outer namespaces" \
+				"(unshare --net --mount --pid exited $rc)"
+		fi
+		rm -f "$mark"
+		exit $rc
+	fi
+
+	: >"$NET_OUTER"
+	trap cleanup_outer EXIT
+	trap 'exit 130' INT TERM
+	[ "$(cat /proc/sys/net/ipv4/ip_forward)" = 0 ] ||
+		fatal "the fresh network namespace forwards packets"
+	[ "$(ip -o link | grep -cv ' lo:')" = 0 ] ||
+		fatal "the outer network namespace is not a fresh one"
+}
