@@ -156,6 +156,10 @@ const char *polbin_section_name(uint32_t type)
 		return "env";
 	case POLBIN_SEC_NET:
 		return "net";
+	case POLBIN_SEC_VIEW:
+		return "view";
+	case POLBIN_SEC_NOEXEC:
+		return "noexec";
 	case POLBIN_SEC_OBSERVE:
 		return "observe";
 	case POLBIN_SEC_UNENFORCED:

@@ -52,7 +52,9 @@
  *     u32 nports         0..POLBIN_LL_MAX_PORTS port ranges
  *   then nfs path rules, sorted by path bytes, paths unique:
  *     { u64 access, u32 flags, u32 path_len, path[path_len] }
- *     access: nonzero, within handled_fs; flags: POLBIN_LL_F_*;
+ *     access: within handled_fs (0 only for a grant of rights the
+ *     ruleset does not handle: a socket the view shows, docs/VIEW.md);
+ *     flags: POLBIN_LL_F_*;
  *     path: 1..4095 bytes, "/", "~" or "${NAME}" followed by "/NAME"
  *     components, none empty, "." or "..", no byte < 0x20 or 0x7f
  *   then nports port ranges, sorted by (access, lo), not overlapping:
@@ -61,6 +63,41 @@
  *     access sum to at most POLBIN_LL_MAX_PORTS (one kernel rule each)
  *   and nothing after them. A handled net access with no range denies
  *   every port; an access that is not handled leaves every port open.
+ *
+ * VIEW (POLBIN_SEC_VIEW, critical): the box's own view and identity
+ *   (docs/VIEW.md), in every artifact whose policy has an fs section or a
+ *   user statement. A pure function of the IR (compiler/backend/view.c):
+ *     u32 version   POLBIN_VIEW_VERSION
+ *     u32 flags     POLBIN_VIEW_F_*; any other bit is refused
+ *     u32 uid, gid  F_USER: who the box runs as; else 0. Below 2^32 - 1
+ *     u32 n         entries, at most POLBIN_VIEW_MAX; 0 without F_ROOT
+ *     u32 reserved  0
+ *   then n entries, 8-byte aligned, sorted by their path bytes, unique:
+ *     { u8 kind, u8 attrs, u16 path_len, u32 rule, u64 size, u64 access,
+ *       path[path_len], zero padding to a multiple of 8 }
+ *   kind POLBIN_VIEW_BIND: the Landlock path rule number `rule`, bound at
+ *     its own path (its path is the rule's: path_len 0). Each Landlock
+ *     path rule has exactly one BIND, in rule order. attrs: what the
+ *     mount is made (POLBIN_VIEW_A_*, from the rule's own rights); polexec
+ *     keeps only the restrictions the bind mount it lands in also has,
+ *     so a nested grant never takes away what an enclosing one gives.
+ *     size, access 0.
+ *   kind TMPFS, DEV, PROC: the box's own mount at path (literal,
+ *     absolute, not /); access: the Landlock rights polexec adds on its
+ *     root (within POLBIN_LL_FS_ALL); TMPFS: size 1..2^40 bytes, attrs
+ *     NOEXEC or 0; DEV, PROC: size 0, attrs 0. rule 0.
+ *   kind LINK: path (/bin /sbin /lib /lib32 /lib64 /libx32); where the
+ *     host has a symbolic link there, the box's root gets one with the
+ *     same target. Everything else 0.
+ *   BIND paths may hold ~ or ${VAR} (the rule's); polexec sorts by the
+ *   bound paths again before it mounts, parents first.
+ *
+ * NOEXEC (POLBIN_SEC_NOEXEC, critical): a second seccomp program, format
+ *   as SECCOMP, present with VIEW's F_ROOT. polexec stacks it in front of
+ *   the policy's filter only where it could not set vm.memfd_noexec = 2
+ *   in the box's pid namespace: it refuses execveat with AT_EMPTY_PATH
+ *   and memfd_create without MFD_NOEXEC_SEAL (EACCES), and allows the
+ *   rest, so the box's filter only gets stricter.
  */
 #ifndef POLC_SECTIONS_H
 #define POLC_SECTIONS_H
@@ -139,6 +176,32 @@ enum polbin_obs_const_kind {
 	POLBIN_OBS_CONST_ENUM = 0,
 	POLBIN_OBS_CONST_FLAGS = 1,
 	POLBIN_OBS_CONST_ENUM_LOW = 2,
+};
+
+#define POLBIN_VIEW_VERSION    1
+#define POLBIN_VIEW_HEADER_LEN 24
+#define POLBIN_VIEW_ENTRY_LEN  24 /* without the path */
+#define POLBIN_VIEW_MAX	       (1024 + 16)
+#define POLBIN_VIEW_MAX_TMPFS  (1ull << 40)
+
+enum polbin_view_flag {
+	POLBIN_VIEW_F_ROOT = 1u << 0,	     /* mount and pid namespaces */
+	POLBIN_VIEW_F_BEST_EFFORT = 1u << 1, /* may run without them */
+	POLBIN_VIEW_F_USER = 1u << 2,	     /* uid, gid are the box's */
+};
+
+enum polbin_view_kind {
+	POLBIN_VIEW_BIND = 1,
+	POLBIN_VIEW_TMPFS = 2,
+	POLBIN_VIEW_DEV = 3,
+	POLBIN_VIEW_PROC = 4,
+	POLBIN_VIEW_LINK = 5,
+};
+
+enum polbin_view_attr {
+	POLBIN_VIEW_A_RDONLY = 1u << 0,
+	POLBIN_VIEW_A_NOEXEC = 1u << 1,
+	POLBIN_VIEW_A_NODEV = 1u << 2,
 };
 
 enum polbin_meta_key {
@@ -245,9 +308,9 @@ enum polbin_net_rt_kind {
 #define POLBIN_LL_MAX_FS      1024 /* = IR_MAX_FS */
 #define POLBIN_LL_MAX_PORTS   1024 /* per access, after expansion */
 #define POLBIN_LL_MAX_PATH    4095
-#define POLBIN_LL_FS_ALL      0xffffull /* ABI 1..5 rights */
-#define POLBIN_LL_NET_ALL     0x3ull	/* bind_tcp, connect_tcp */
-#define POLBIN_LL_SCOPE_ALL   0x3ull	/* abstract_unix_socket, signal */
+#define POLBIN_LL_FS_ALL      0x1ffffull /* ABI 1..5 rights, ABI 8's */
+#define POLBIN_LL_NET_ALL     0x3ull	 /* bind_tcp, connect_tcp */
+#define POLBIN_LL_SCOPE_ALL   0x3ull	 /* abstract_unix_socket, signal */
 #define POLBIN_LL_NET_BIND    0x1u
 #define POLBIN_LL_NET_CONNECT 0x2u
 

@@ -32,16 +32,18 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_LIMITS,	/* limits.c */
     POLBIN_SEC_NET,	/* net.c: the box's network namespace */
     POLBIN_SEC_NFT,	/* net.c, nfnl.c: its egress table */
+    POLBIN_SEC_VIEW,	/* view.c, init.c, user.c: the box's own view */
+    POLBIN_SEC_NOEXEC,	/* init.c: stacked where memfds could run */
     POLBIN_SEC_IR,	/* read by polc dump and the prover, not by polexec */
     POLBIN_SEC_OBSERVE, /* obs_decode.c: the run record's programs, names */
     0,
 };
 
-const char *const ll_fs_names[16] = {
-    "execute",	  "write_file",	 "read_file", "read_dir",
-    "remove_dir", "remove_file", "make_char", "make_dir",
-    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
-    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
+const char *const ll_fs_names[17] = {
+    "execute",	   "write_file",   "read_file", "read_dir", "remove_dir",
+    "remove_file", "make_char",	   "make_dir",	"make_reg", "make_sock",
+    "make_fifo",   "make_block",   "make_sym",	"refer",    "truncate",
+    "ioctl_dev",   "connect_unix",
 };
 const char *const ll_net_names[2] = {"bind_tcp", "connect_tcp"};
 const char *const ll_scope_names[2] = {"abstract_unix_socket", "signal"};
@@ -229,38 +231,46 @@ static void decode_meta(struct policy *p)
 }
 
 /*
- * Phase 3b: SECCOMP. After it, p->filter holds 1..4096 instructions decoded
- * field by field (the kernel checks the program itself when it loads it), or
- * p->nfilter is 0 because the policy has no syscalls block.
+ * Phase 3b: SECCOMP and NOEXEC. After it, p->filter (p->noexec) holds
+ * 1..4096 instructions decoded field by field (the kernel checks the
+ * program itself when it loads it), or p->nfilter is 0 because the policy
+ * has no syscalls block (p->nnoexec 0: no view).
  */
-static void decode_seccomp(struct policy *p)
+static unsigned short decode_filter(struct policy *p, uint32_t type,
+				    struct sock_filter **out)
 {
-	const struct polbin_section *s =
-	    polbin_find(&p->pb, POLBIN_SEC_SECCOMP);
+	const struct polbin_section *s = polbin_find(&p->pb, type);
+	const char *name = polbin_section_name(type);
 	uint32_t i, n;
 
 	if (!s)
-		return;
+		return 0;
 	if (!(s->flags & POLBIN_F_CRITICAL))
-		die("artifact: seccomp: section is not marked critical");
+		die("artifact: %s: section is not marked critical", name);
 	if (s->len % 8 != 0)
-		die("artifact: seccomp: %u bytes is not a whole number of "
+		die("artifact: %s: %u bytes is not a whole number of "
 		    "8-byte instructions",
-		    s->len);
+		    name, s->len);
 	n = s->len / 8;
 	if (n < 1 || n > POLBIN_SECCOMP_MAX_INSNS)
-		die("artifact: seccomp: %u instructions, expected 1..%d", n,
+		die("artifact: %s: %u instructions, expected 1..%d", name, n,
 		    POLBIN_SECCOMP_MAX_INSNS);
-	p->filter = xcalloc(n, sizeof(*p->filter));
+	*out = xcalloc(n, sizeof(**out));
 	for (i = 0; i < n; i++) {
 		const uint8_t *in = s->data + 8 * i;
 
-		p->filter[i].code = polbin_le16(in);
-		p->filter[i].jt = in[2];
-		p->filter[i].jf = in[3];
-		p->filter[i].k = polbin_le32(in + 4);
+		(*out)[i].code = polbin_le16(in);
+		(*out)[i].jt = in[2];
+		(*out)[i].jf = in[3];
+		(*out)[i].k = polbin_le32(in + 4);
 	}
-	p->nfilter = (unsigned short)n;
+	return (unsigned short)n;
+}
+
+static void decode_seccomp(struct policy *p)
+{
+	p->nfilter = decode_filter(p, POLBIN_SEC_SECCOMP, &p->filter);
+	p->nnoexec = decode_filter(p, POLBIN_SEC_NOEXEC, &p->noexec);
 }
 
 /*
@@ -405,9 +415,9 @@ static size_t decode_ll_rule(const struct polbin_section *s, size_t off,
 	r->flags = polbin_le32(s->data + off + 8);
 	len = polbin_le32(s->data + off + 12);
 	off += 16;
-	if (!r->access || r->access & ~l->handled_fs)
+	if (r->access & ~l->handled_fs)
 		die("artifact: landlock: path rule %u: rights 0x%llx are not "
-		    "a nonempty part of the handled 0x%llx",
+		    "a part of the handled 0x%llx",
 		    i, (unsigned long long)r->access,
 		    (unsigned long long)l->handled_fs);
 	if (r->flags & ~(uint32_t)(POLBIN_LL_F_FOLLOW | POLBIN_LL_F_OPTIONAL))
@@ -417,6 +427,7 @@ static size_t decode_ll_rule(const struct polbin_section *s, size_t off,
 		die("artifact: landlock: path rule %u: length %u is 0, over "
 		    "%d, or runs past the section",
 		    i, len, POLBIN_LL_MAX_PATH);
+	r->fd = -1;
 	r->path = take_string(s->data + off, len, POLBIN_LL_MAX_PATH,
 			      "landlock path");
 	if (!ll_path_ok(r->path)) {
@@ -518,6 +529,113 @@ static void decode_landlock(struct policy *p)
 	l->present = 1;
 }
 
+/* One VIEW entry at `off` (artifact/sections.h); the offset after it. */
+static size_t decode_view_entry(const struct polbin_section *s, size_t off,
+				uint32_t i, struct policy *p, uint32_t *rule)
+{
+	struct view_entry *e = &p->view.e[i];
+	const uint8_t *d = s->data + off;
+	uint16_t plen;
+
+	if (s->len - off < POLBIN_VIEW_ENTRY_LEN)
+		die("artifact: view: entry %u: truncated", i);
+	e->kind = d[0];
+	e->attrs = d[1];
+	plen = polbin_le16(d + 2);
+	e->rule = polbin_le32(d + 4);
+	e->size = polbin_le64(d + 8);
+	e->access = polbin_le64(d + 16);
+	off += POLBIN_VIEW_ENTRY_LEN;
+	if (plen > s->len - off || (size_t)(plen + 7u) / 8 * 8 > s->len - off)
+		die("artifact: view: entry %u: runs past the section", i);
+	if (e->kind == POLBIN_VIEW_BIND) {
+		/* Every path rule once, in rule order. */
+		if (plen || e->rule != *rule || e->rule >= p->ll.nfs ||
+		    e->size || e->access ||
+		    e->attrs & ~(POLBIN_VIEW_A_RDONLY | POLBIN_VIEW_A_NOEXEC |
+				 POLBIN_VIEW_A_NODEV))
+			die("artifact: view: entry %u: a bind that is not "
+			    "Landlock path rule %u",
+			    i, *rule);
+		++*rule;
+		e->path = p->ll.fs[e->rule].path;
+	} else {
+		e->path = take_string(d + POLBIN_VIEW_ENTRY_LEN, plen,
+				      POLBIN_LL_MAX_PATH, "view path");
+		if (e->kind < POLBIN_VIEW_TMPFS || e->kind > POLBIN_VIEW_LINK ||
+		    e->rule || e->path[0] != '/' || !e->path[1] ||
+		    !ll_path_ok(e->path) ||
+		    e->access & ~(uint64_t)POLBIN_LL_FS_ALL ||
+		    (e->kind == POLBIN_VIEW_TMPFS
+			 ? e->size < 1 || e->size > POLBIN_VIEW_MAX_TMPFS ||
+			       e->attrs & ~POLBIN_VIEW_A_NOEXEC
+			 : e->size || e->attrs ||
+			       (e->kind == POLBIN_VIEW_LINK && e->access)))
+			die("artifact: view: entry %u is malformed", i);
+	}
+	for (; plen % 8; plen++)
+		if (d[POLBIN_VIEW_ENTRY_LEN + plen])
+			die("artifact: view: entry %u: padding is not zero", i);
+	if (i && strcmp(p->view.e[i - 1].path, e->path) >= 0)
+		die("artifact: view: entry %u: not sorted after the one "
+		    "before, or a duplicate",
+		    i);
+	return off + plen;
+}
+
+/*
+ * Phase 3e: VIEW. After it, p->view says whether the box gets a root of
+ * its own (then every Landlock path rule is one BIND entry, in order, and
+ * the NOEXEC program is there), and who it runs as; entries sorted,
+ * unique, each checked against artifact/sections.h.
+ */
+static void decode_view(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_VIEW);
+	struct view_spec *v = &p->view;
+	uint32_t i, rule = 0;
+	size_t off = POLBIN_VIEW_HEADER_LEN;
+
+	if (!s) {
+		if (p->nnoexec)
+			die("artifact: noexec: a NOEXEC section without VIEW");
+		return;
+	}
+	if (!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: view: section is not marked critical");
+	if (s->len < POLBIN_VIEW_HEADER_LEN ||
+	    polbin_le32(s->data) != POLBIN_VIEW_VERSION)
+		die("artifact: view: truncated, or a version this polexec does "
+		    "not read");
+	v->flags = polbin_le32(s->data + 4);
+	v->uid = polbin_le32(s->data + 8);
+	v->gid = polbin_le32(s->data + 12);
+	v->n = polbin_le32(s->data + 16);
+	if (v->flags &
+		~(uint32_t)(POLBIN_VIEW_F_ROOT | POLBIN_VIEW_F_BEST_EFFORT |
+			    POLBIN_VIEW_F_USER) ||
+	    polbin_le32(s->data + 20) || v->n > POLBIN_VIEW_MAX ||
+	    v->uid == UINT32_MAX || v->gid == UINT32_MAX ||
+	    (!(v->flags & POLBIN_VIEW_F_USER) && (v->uid || v->gid)) ||
+	    (!(v->flags & POLBIN_VIEW_F_ROOT) &&
+	     (v->n || v->flags & POLBIN_VIEW_F_BEST_EFFORT)))
+		die("artifact: view: header out of range");
+	if (!(v->flags & POLBIN_VIEW_F_ROOT) != !p->nnoexec)
+		die("artifact: noexec: %s", p->nnoexec ? "a NOEXEC section "
+							 "without a view"
+						       : "a view without its "
+							 "NOEXEC section");
+	v->e = xcalloc(v->n ? v->n : 1, sizeof(*v->e));
+	for (i = 0; i < v->n; i++)
+		off = decode_view_entry(s, off, i, p, &rule);
+	if (v->flags & POLBIN_VIEW_F_ROOT && rule != p->ll.nfs)
+		die("artifact: view: %u of %u Landlock path rules have a bind",
+		    rule, p->ll.nfs);
+	if (off != s->len)
+		die("artifact: view: %zu trailing bytes", s->len - off);
+	v->present = 1;
+}
+
 /* The bound of limit i's value (artifact/sections.h). */
 static uint64_t limit_bound(int i)
 {
@@ -535,7 +653,7 @@ static uint64_t limit_bound(int i)
 }
 
 /*
- * Phase 3e: LIMITS. After it, p->limits holds the section's flags, set and
+ * Phase 3f: LIMITS. After it, p->limits holds the section's flags, set and
  * values, each checked against artifact/sections.h, or present == 0 when
  * the artifact has no LIMITS section (then nothing is limited).
  */
@@ -630,7 +748,7 @@ static size_t decode_net_rt(struct policy *p, const uint8_t *d, size_t len,
 }
 
 /*
- * Phase 3f: NET and NFT. After it, p->net says whether the box gets a
+ * Phase 3g: NET and NFT. After it, p->net says whether the box gets a
  * network namespace of its own, which host loopback ports pasta splices
  * into it, which entries polexec binds at start, and (filtered) the
  * table's messages, framing checked.
@@ -724,6 +842,7 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 	decode_seccomp(p);
 	decode_env(p);
 	decode_landlock(p);
+	decode_view(p);
 	decode_limits(p);
 	decode_net(p);
 	observe_decode(path, p); /* obs_decode.c: OBSERVE, not critical */

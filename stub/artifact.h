@@ -46,6 +46,8 @@ struct ll_rule {
 	char *bound;	     /* the path opened, or NULL when not reached */
 	uint64_t installed;  /* the rights of the kernel rule; 0: none */
 	const char *skipped; /* why no rule was installed, or NULL */
+	int fd;		     /* O_PATH, kept for the view's bind; or -1 */
+	int isdir;	     /* what fd is */
 };
 
 /* One Landlock port range: one kernel rule per port. */
@@ -61,6 +63,24 @@ struct ll_spec {
 	uint32_t nfs, nports;
 	struct ll_rule *fs;	/* sorted by path, unique */
 	struct ll_range *ports; /* sorted by (access, lo), disjoint */
+};
+
+/* One entry of the VIEW section (artifact/sections.h). */
+struct view_entry {
+	uint8_t kind, attrs; /* POLBIN_VIEW_*, POLBIN_VIEW_A_* */
+	uint32_t rule;	     /* BIND: the Landlock path rule */
+	uint64_t size;	     /* TMPFS */
+	uint64_t access;     /* TMPFS, DEV, PROC: Landlock rights on it */
+	char *path;	     /* not BIND; a BIND's path is its rule's */
+};
+
+/* The VIEW section. present == 0: the host's tree, the caller's ids. */
+struct view_spec {
+	int present;
+	uint32_t flags; /* POLBIN_VIEW_F_* */
+	uint32_t uid, gid;
+	uint32_t n;
+	struct view_entry *e; /* sorted by path, as in the section */
 };
 
 struct limits_spec {
@@ -111,7 +131,12 @@ struct policy {
 	uint32_t nenv;
 	struct env_entry env[POLEXEC_MAX_ENV];
 
+	/* NOEXEC: nnoexec == 0 without a view. */
+	struct sock_filter *noexec;
+	unsigned short nnoexec;
+
 	struct ll_spec ll;	   /* present == 0: no Landlock layer */
+	struct view_spec view;	   /* present == 0: no VIEW section */
 	struct net_spec net;	   /* present == 0: the host's network */
 	struct limits_spec limits; /* present == 0: nothing limited */
 	struct obs_spec *obs;	   /* OBSERVE (observe.h), NULL when absent */
@@ -142,8 +167,8 @@ static inline int net_needs_pasta(const struct net_spec *s)
 	       (s->mode == POLBIN_NET_FILTERED || s->nloopback > 0);
 }
 
-/* Names by bit: 16 fs rights, 2 net rights, 2 scopes; the limits. */
-extern const char *const ll_fs_names[16];
+/* Names by bit: 17 fs rights, 2 net rights, 2 scopes; the limits. */
+extern const char *const ll_fs_names[17];
 extern const char *const ll_net_names[2];
 extern const char *const ll_scope_names[2];
 extern const char *const lim_name[POLBIN_LIM_COUNT];

@@ -10,9 +10,13 @@
  * The user namespace maps the caller's uid and gid to themselves, nothing
  * else: the box keeps its identity, files owned by other users show as
  * the overflow uid (nobody) inside it. setgroups is denied in it, as the
- * kernel requires for an unprivileged gid_map.
+ * kernel requires for an unprivileged gid_map. With `user U:G` (user.c)
+ * the caller's uid and gid are seen as U and G instead; a root caller's
+ * namespace (pasta's pair) is made by a process that became U:G first, so
+ * that the one mapping it may write, its own ids, is U:G.
  */
 #include "boxns.h"
+#include "kernel.h"
 #include "userns.h"
 #include "util.h"
 
@@ -27,6 +31,7 @@
 #include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 static struct {
@@ -35,11 +40,28 @@ static struct {
 	int premade, userfd, netfd; /* a pair made by net.c's helper */
 	/* made here: in its new user namespace, the child is nobody */
 	char uid_map[64], gid_map[64];
+	int user;	   /* boxns_map_user() was called */
+	int root_caller;   /* by root: the box's ids are taken for real */
+	unsigned uid, gid; /* the box's ids */
 } ns;
 
 int boxns_is_root(void)
 {
 	return getuid() == 0 && geteuid() == 0;
+}
+
+/*
+ * Root that may make namespaces itself: uid 0 with CAP_SYS_ADMIN. Root in
+ * a box whose capabilities were dropped (a polexec inside a polexec) is
+ * any other caller: its namespaces need a user one.
+ */
+int boxns_privileged(void)
+{
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+
+	return boxns_is_root() && syscall(SYS_capget, &hdr, data) == 0 &&
+	       data[0].effective >> CAP_SYS_ADMIN & 1;
 }
 
 /* The probe's child: a user namespace, and our uid mapped in it, as the
@@ -111,14 +133,51 @@ static _Noreturn void die_userns(const char *what, int err)
 
 void boxns_want(int what)
 {
+	unsigned root = ns.root_caller && ns.user;
+
 	ns.want |= what;
-	/* Without root, a mount or network namespace needs a user one. */
-	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET)) && !boxns_is_root())
+	/* Without root, a mount, network or pid namespace needs a user one. */
+	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET | BOXNS_PID)) &&
+	    !boxns_privileged())
 		ns.want |= BOXNS_USER;
-	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n",
-		 (unsigned)geteuid(), (unsigned)geteuid());
-	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n",
-		 (unsigned)getegid(), (unsigned)getegid());
+	if (!ns.user) {
+		ns.uid = (unsigned)geteuid();
+		ns.gid = (unsigned)getegid();
+	}
+	snprintf(ns.uid_map, sizeof(ns.uid_map), "%u %u 1\n", ns.uid,
+		 root ? ns.uid : (unsigned)geteuid());
+	snprintf(ns.gid_map, sizeof(ns.gid_map), "%u %u 1\n", ns.gid,
+		 root ? ns.gid : (unsigned)getegid());
+}
+
+void boxns_map_user(unsigned uid, unsigned gid)
+{
+	ns.user = 1;
+	ns.root_caller = boxns_privileged();
+	ns.uid = uid;
+	ns.gid = gid;
+	boxns_want(ns.root_caller ? 0 : BOXNS_USER);
+}
+
+unsigned boxns_uid(void)
+{
+	return ns.user || ns.want ? ns.uid : (unsigned)geteuid();
+}
+
+unsigned boxns_gid(void)
+{
+	return ns.user || ns.want ? ns.gid : (unsigned)getegid();
+}
+
+/* Root becomes the box's ids: groups first, while it still may. */
+static void become(int groups)
+{
+	if (groups && setgroups(0, NULL) < 0)
+		die_with_error("child: user: setgroups(0)");
+	if (setresgid(ns.gid, ns.gid, ns.gid) < 0)
+		die_with_error("child: user: setresgid(%u)", ns.gid);
+	if (setresuid(ns.uid, ns.uid, ns.uid) < 0)
+		die_with_error("child: user: setresuid(%u)", ns.uid);
 }
 
 int boxns_wanted(int what)
@@ -194,16 +253,22 @@ static void enter(int want)
 		flags |= CLONE_NEWNS;
 	if (want & BOXNS_NET)
 		flags |= CLONE_NEWNET;
+	if (want & BOXNS_PID)
+		flags |= CLONE_NEWPID;
 	if (!flags)
 		return;
+	/* Root making a user namespace maps the box's ids: it takes them. */
+	if (flags & CLONE_NEWUSER && ns.user && ns.root_caller)
+		become(1);
 	if (unshare(flags) < 0) {
 		char what[64];
 		int e = errno;
 
-		snprintf(what, sizeof(what), "child: unshare(%s%s%s)",
+		snprintf(what, sizeof(what), "child: unshare(%s%s%s%s)",
 			 flags & CLONE_NEWUSER ? "USER " : "",
 			 flags & CLONE_NEWNS ? "MOUNT " : "",
-			 flags & CLONE_NEWNET ? "NET" : "");
+			 flags & CLONE_NEWNET ? "NET " : "",
+			 flags & CLONE_NEWPID ? "PID" : "");
 		if (flags & CLONE_NEWUSER)
 			die_userns(what, e);
 		errno = e;
@@ -225,6 +290,13 @@ static void enter(int want)
 		die_with_error("child: mount(/, MS_REC | MS_PRIVATE)");
 }
 
+void boxns_child_user(void)
+{
+	/* Already done when root joined pasta's pair (boxns_child_enter). */
+	if (ns.user && ns.root_caller && !(ns.premade && ns.userfd >= 0))
+		become(1);
+}
+
 void boxns_premade(int userfd, int netfd)
 {
 	ns.userfd = userfd;
@@ -243,12 +315,21 @@ void boxns_child_enter(void)
 	int want = ns.want;
 
 	if (ns.premade) {
+		int become_box = ns.user && ns.root_caller && ns.userfd >= 0;
+
+		/* Root's groups go while root may drop them (become()). */
+		if (become_box && setgroups(0, NULL) < 0)
+			die_with_error("child: user: setgroups(0)");
 		/* Joined in this order: the user namespace first, which gives
 		 * the capability to join the network one it owns. */
 		if (ns.userfd >= 0 && setns(ns.userfd, CLONE_NEWUSER) < 0)
 			die_with_error("child: setns(user)");
 		if (setns(ns.netfd, CLONE_NEWNET) < 0)
 			die_with_error("child: setns(net)");
+		/* Its map holds only the box's ids (enter()): take them now,
+		 * or nothing the view creates could have an owner. */
+		if (become_box)
+			become(0);
 		want &= ~(BOXNS_USER | BOXNS_NET);
 	}
 	enter(want);

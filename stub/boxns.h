@@ -10,9 +10,12 @@ enum boxns {
 	BOXNS_USER = 1,	 /* a user namespace mapping the caller to itself */
 	BOXNS_MOUNT = 2, /* a mount namespace with private mounts */
 	BOXNS_NET = 4,	 /* a network namespace: its own loopback only */
+	BOXNS_PID = 8,	 /* a pid namespace (init.c makes its pid 1) */
 };
 
 int boxns_is_root(void);
+/* Root with CAP_SYS_ADMIN: makes namespaces without a user one. */
+int boxns_privileged(void);
 /* May a child of ours create a user namespace and map itself in it?
  * Asked once, cached. */
 int boxns_userns_available(void);
@@ -22,6 +25,19 @@ const char *boxns_userns_why(void);
  * root. */
 void boxns_want(int what);
 int boxns_wanted(int what);
+/*
+ * The box runs as uid:gid (user.c). A caller who is not root gets them in
+ * its user namespace, mapped to itself; root gets them for real, and a
+ * user namespace made for root maps them to themselves.
+ */
+void boxns_map_user(unsigned uid, unsigned gid);
+/* The box's uid and gid, as seen in its namespaces: the user's, else the
+ * caller's own. Set once boxns_want() or boxns_map_user() ran. */
+unsigned boxns_uid(void);
+unsigned boxns_gid(void);
+/* The command's process, before its capabilities go: root becomes the
+ * box's user (no supplementary groups); anyone else already is it. */
+void boxns_child_user(void);
 /* Child, after its cgroups: enters what was asked for. */
 void boxns_child_enter(void);
 /* net.c: the user and network namespaces are made already (by the helper,

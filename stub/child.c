@@ -8,11 +8,18 @@
  *   parent-death signal  the box does not outlive polexec
  *   signals reset        no inherited ignored signal or blocked mask
  *   cgroups joined       the box's own (limits.c), before it starts more
- *   namespaces entered   user, network and mount, when asked for
- *                        (boxns.c); the pinned hosts file (net.c)
- *   secrets written      on a private tmpfs (secrets.c)
+ *   namespaces entered   user, network, mount and pid, when asked for
+ *                        (boxns.c); with a pid namespace, this process
+ *                        makes its pid 1 and leaves, and pid 1 goes on
+ *                        (init.c)
+ *   the view             the box's own root (view.c), with the pinned
+ *                        hosts file (net.c) and the secrets on a private
+ *                        tmpfs (secrets.c); or those two on the host's
+ *   the command's process  pid 1 stays as the box's init (init.c)
  *   command lookup       in the box's PATH, before anything is locked down
- *   capabilities dropped all of them, so a root caller's box is not root
+ *   capabilities dropped all of them, so a root caller's box is not root;
+ *                        before the last ones go, root takes the policy's
+ *                        user (boxns.c)
  *   no_new_privs         no setuid gain across execve; Landlock and
  *                        seccomp need it
  *   Landlock             the ruleset the parent built (landlock.c); not
@@ -27,16 +34,19 @@
  *
  * The child shares polexec's memory until execve (CLONE_VM, run.c): it
  * writes only its own stack, allocates nothing, and leaves only through
- * execve or _exit.
+ * execve or _exit. With a pid namespace, pid 1 and the command's process
+ * have memory of their own (init.c).
  */
 #include "child.h"
 #include "boxns.h"
+#include "init.h"
 #include "kernel.h"
 #include "limits.h"
 #include "net.h"
 #include "observe.h"
 #include "secrets.h"
 #include "util.h"
+#include "view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -223,6 +233,7 @@ static void drop_capabilities(void)
 			break;
 		die_with_error("child: prctl(PR_CAPBSET_DROP, %d)", cap);
 	}
+	boxns_child_user(); /* root takes the policy's user, if any */
 	memset(data, 0, sizeof(data));
 	if (sys_capset(&hdr, data) < 0)
 		die_with_error("child: capset(none)");
@@ -283,19 +294,22 @@ static void install_seccomp(const struct policy *p)
 	}
 }
 
-_Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
-			  char *const envp[], char *const argv[], pid_t parent)
+struct box_args {
+	const struct policy *p;
+	const struct ll_run *ll;
+	char *const *envp, *const *argv;
+};
+
+/* The command's process: from the lookup to execve. */
+static int box_main(void *arg)
 {
+	const struct box_args *a = arg;
+	const struct policy *p = a->p;
+	const struct ll_run *ll = a->ll;
+	char *const *envp = a->envp, *const *argv = a->argv;
 	char found[PATH_MAX];
 	const char *path;
 
-	new_session(parent);
-	reset_signals();
-	limits_child_join(); /* limits.c: the box's cgroups, first */
-	boxns_child_enter(); /* boxns.c: its user and mount namespaces */
-	net_child_mounts();  /* net.c: its own hosts file, no resolver */
-	secrets_child();     /* secrets.c: secret files on a private tmpfs */
-	secrets_child_allow(ll); /* and Landlock lets the box read them */
 	path = lookup(argv[0], envp, found, sizeof(found));
 	drop_capabilities();
 	set_no_new_privs();
@@ -303,6 +317,7 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 		landlock_restrict(ll);
 	close_stray_fds(supervise_child_fd());
 	limits_child_apply(); /* limits.c: rlimits, late (see there) */
+	init_noexec(p);	      /* init.c: where memfds could still run */
 	/* supervise.c: the notify program, and execve from a thread of its
 	 * own, when denials are observed; else the decision program. */
 	supervise_child_exec(p, path, argv, envp, exec_fail);
@@ -310,4 +325,19 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 	execve(path, argv, envp);
 	exec_fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,
 		  argv[0], strerror(errno));
+}
+
+_Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
+			  char *const envp[], char *const argv[], pid_t parent)
+{
+	struct box_args a = {p, ll, envp, argv};
+
+	new_session(parent);
+	reset_signals();
+	limits_child_join();	 /* limits.c: the box's cgroups, first */
+	boxns_child_enter();	 /* boxns.c: its namespaces */
+	init_enter(parent);	 /* init.c: from here, pid 1 of its own */
+	view_child(ll);		 /* view.c: its root, hosts file and secrets */
+	secrets_child_allow(ll); /* and Landlock lets the box read them */
+	init_run(box_main, &a, ll); /* init.c: pid 1 stays, the command runs */
 }

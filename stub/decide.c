@@ -12,6 +12,7 @@
 #include "limits.h"
 #include "net.h"
 #include "util.h"
+#include "view.h"
 
 void decide_layers(const struct policy *p, struct layer_state *layers,
 		   int require_enforced)
@@ -19,6 +20,7 @@ void decide_layers(const struct policy *p, struct layer_state *layers,
 	int l;
 
 	layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
+	view_plan(p, &layers[LAYER_VIEW]);
 	net_plan(p, &layers[LAYER_NET]);
 	limits_plan(p, &layers[LAYER_LIMITS]);
 	layers[LAYER_ENV].tier = TIER_ENFORCED;

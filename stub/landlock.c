@@ -34,6 +34,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +124,12 @@ static void strip(int abi, uint64_t *fs, uint64_t *net, uint64_t *scoped)
 	case 6:
 		/* ABI 7 (6.15) added audit log flags: llaudit.c sets
 		 * LOG_NEW_EXEC_ON where it can read the log. */
+		FALLTHROUGH;
+	case 7:
+		/* ABI 8 added connect to pathname unix sockets (RESOLVE_UNIX,
+		 * landlock_compat.h). Without it the box reaches the sockets
+		 * its view shows (docs/VIEW.md). */
+		*fs &= ~LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
 		break;
 	default:
 		break;
@@ -148,7 +155,7 @@ static void negotiate(const struct ll_spec *l, struct ll_run *run,
 	run->dropped_fs = l->handled_fs & ~run->fs;
 	run->dropped_net = l->handled_net & ~run->net;
 	run->dropped_scoped = l->scoped & ~run->scoped;
-	put_names(lacks, sizeof(lacks), run->dropped_fs, ll_fs_names, 16);
+	put_names(lacks, sizeof(lacks), run->dropped_fs, ll_fs_names, 17);
 	put_names(lacks, sizeof(lacks), run->dropped_net, ll_net_names, 2);
 	put_names(lacks, sizeof(lacks), run->dropped_scoped, ll_scope_names, 2);
 	if (run->abi == 0) {
@@ -319,7 +326,7 @@ static int walk_nofollow(const char *path)
 }
 
 /* An O_PATH fd on the rule's path, symlinks followed only with follow. */
-static int open_rule(const char *path, int follow)
+int landlock_open_rule(const char *path, int follow)
 {
 	struct open_how how = {
 	    .flags = O_PATH | O_CLOEXEC,
@@ -470,7 +477,7 @@ static int ancestor(const char *a, const char *b)
  * box may read were looked into, one level deep, for credentials.
  */
 static void add_path_rules(struct ll_spec *l, const struct vars *vars,
-			   struct ll_run *run)
+			   struct ll_run *run, int keep)
 {
 	const char *home = vars_lookup(vars, "HOME", 4);
 	int home_below = 0;
@@ -485,7 +492,7 @@ static void add_path_rules(struct ll_spec *l, const struct vars *vars,
 		int fd;
 
 		r->bound = bind_path(r->path, vars);
-		fd = open_rule(r->bound, follow);
+		fd = landlock_open_rule(r->bound, follow);
 		if (fd < 0 && errno == ENOENT &&
 		    r->flags & POLBIN_LL_F_OPTIONAL) {
 			r->skipped = "missing (optional)";
@@ -505,7 +512,7 @@ static void add_path_rules(struct ll_spec *l, const struct vars *vars,
 			die_with_error("landlock: fstat %s", shown(r));
 		if (!S_ISDIR(st.st_mode)) {
 			access &= POLC_LANDLOCK_FS_FILE;
-			if (!access)
+			if (!access && r->access)
 				die("landlock: %s is not a folder, and every "
 				    "right granted on it applies to folders "
 				    "only",
@@ -520,6 +527,9 @@ static void add_path_rules(struct ll_spec *l, const struct vars *vars,
 		access &= run->fs;
 		if (run->ruleset_fd < 0)
 			r->skipped = "no ruleset: Landlock unavailable";
+		else if (!r->access)
+			r->skipped = "no right the ruleset handles: the view "
+				     "alone shows it";
 		else if (!access)
 			r->skipped = "its rights are all unknown to this "
 				     "kernel";
@@ -531,7 +541,11 @@ static void add_path_rules(struct ll_spec *l, const struct vars *vars,
 			die_with_error("landlock: add rule %s", shown(r));
 		if (!r->skipped)
 			r->installed = access;
-		if (close(fd) < 0)
+		/* The view binds it from this very fd (view.c). */
+		r->isdir = S_ISDIR(st.st_mode);
+		if (keep)
+			r->fd = fd;
+		else if (close(fd) < 0)
 			die_with_error("landlock: close %s", shown(r));
 	}
 	/* A tree holding the caller's HOME exposes what HOME holds. */
@@ -574,6 +588,33 @@ static void add_port_rules(const struct ll_spec *l, struct ll_run *run)
 	}
 }
 
+/*
+ * With a view, the rule paths stay open for the box's binds (view.c):
+ * one fd each, so the soft RLIMIT_NOFILE is raised for them when it is
+ * too low, and the box child puts it back once they are closed.
+ */
+static int keep_fds(const struct policy *p, struct ll_run *run)
+{
+	struct rlimit rl;
+
+	if (!(p->view.flags & POLBIN_VIEW_F_ROOT))
+		return 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		die_with_error("landlock: getrlimit(RLIMIT_NOFILE)");
+	run->nofile = rl;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < p->ll.nfs + 64u) {
+		rl.rlim_cur = p->ll.nfs + 64u;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+			die("landlock: %u rule paths kept open for the view "
+			    "need more files than RLIMIT_NOFILE allows (%llu)",
+			    p->ll.nfs, (unsigned long long)rl.rlim_max);
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			die_with_error("landlock: setrlimit(RLIMIT_NOFILE)");
+		run->nofile_raised = 1;
+	}
+	return 1;
+}
+
 void landlock_prepare(struct policy *p, const struct vars *vars,
 		      struct ll_run *run, struct layer_state *st)
 {
@@ -586,7 +627,7 @@ void landlock_prepare(struct policy *p, const struct vars *vars,
 	run->abi = probe_abi(&run->probe_errno);
 	negotiate(&p->ll, run, st);
 	create_ruleset(run);
-	add_path_rules(&p->ll, vars, run);
+	add_path_rules(&p->ll, vars, run, keep_fds(p, run));
 	add_port_rules(&p->ll, run);
 }
 
@@ -600,9 +641,21 @@ void landlock_prepare(struct policy *p, const struct vars *vars,
  * rule of the policy can name, since the parent opened its paths in the
  * caller's mount namespace). Read only, that one file.
  */
-void landlock_allow_read(const struct ll_run *run, const char *path)
+void landlock_allow(const struct ll_run *run, int fd, uint64_t access,
+		    const char *path)
 {
 	struct landlock_path_beneath_attr attr;
+
+	attr.allowed_access = access & run->fs;
+	attr.parent_fd = fd;
+	if (run->ruleset_fd >= 0 && attr.allowed_access &&
+	    sys_landlock_add_rule(run->ruleset_fd, LANDLOCK_RULE_PATH_BENEATH,
+				  &attr) < 0)
+		die_with_error("child: landlock: add_rule %s", path);
+}
+
+void landlock_allow_read(const struct ll_run *run, const char *path)
+{
 	int fd;
 
 	if (run->ruleset_fd < 0 || !(run->fs & LANDLOCK_ACCESS_FS_READ_FILE))
@@ -610,11 +663,7 @@ void landlock_allow_read(const struct ll_run *run, const char *path)
 	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		die_with_error("child: landlock: open %s", path);
-	attr.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE;
-	attr.parent_fd = fd;
-	if (sys_landlock_add_rule(run->ruleset_fd, LANDLOCK_RULE_PATH_BENEATH,
-				  &attr) < 0)
-		die_with_error("child: landlock: add_rule %s", path);
+	landlock_allow(run, fd, LANDLOCK_ACCESS_FS_READ_FILE, path);
 	if (close(fd) < 0)
 		die_with_error("child: landlock: close %s", path);
 }

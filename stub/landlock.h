@@ -7,6 +7,7 @@
 #define POLC_STUB_LANDLOCK_H
 
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "artifact.h"
 #include "layers.h"
@@ -26,6 +27,8 @@ struct ll_run {
 	uint32_t restrict_flags;
 	uint32_t nwarn;
 	char warn[POLEXEC_MAX_LL_WARN][160];
+	struct rlimit nofile; /* before the rule fds were kept (view) */
+	int nofile_raised;
 };
 
 /*
@@ -35,6 +38,12 @@ struct ll_run {
  */
 void landlock_prepare(struct policy *p, const struct vars *vars,
 		      struct ll_run *run, struct layer_state *st);
+/* An O_PATH fd on a bound rule path, no symlink followed unless follow
+ * (openat2 RESOLVE_NO_SYMLINKS, or a walk); -1 with errno. */
+int landlock_open_rule(const char *path, int follow);
+/* In the child: access (masked to what is handled) beneath fd. */
+void landlock_allow(const struct ll_run *run, int fd, uint64_t access,
+		    const char *path);
 /* In the child: read access to one file made after the ruleset was. */
 void landlock_allow_read(const struct ll_run *run, const char *path);
 /* In the child, after no_new_privs: the ruleset becomes the box's. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Landlock's uapi as of ABI 7 (Linux 6.15), for builds against older
- * kernel headers: Debian 12's are 6.1 (ABI 2), which lack TRUNCATE (ABI 3),
- * the TCP port rules (ABI 4), IOCTL_DEV (ABI 5), the scopes (ABI 6) and the
- * restrict_self log flags (ABI 7), and whose struct landlock_ruleset_attr
- * has only its first member. Used by polexec (musl) and by polc (glibc).
+ * Landlock's uapi as of ABI 7 (Linux 6.15), and ABI 8's RESOLVE_UNIX,, for
+ * builds against older kernel headers: Debian 12's are 6.1 (ABI 2), which lack
+ * TRUNCATE (ABI 3), the TCP port rules (ABI 4), IOCTL_DEV (ABI 5), the scopes
+ * (ABI 6) and the restrict_self log flags (ABI 7), and whose struct
+ * landlock_ruleset_attr has only its first member. Used by polexec (musl) and
+ * by polc (glibc).
  *
  * Values are the kernel's (include/uapi/linux/landlock.h); each is defined
  * only when the installed header lacks it, so a newer header wins and any
@@ -69,16 +70,28 @@
 #define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2)
 #endif
 
-/* The newest ABI whose rights this header knows. */
-#define POLC_LANDLOCK_ABI_KNOWN 7
+/*
+ * ABI 8: connect to (and send to) a pathname unix socket. Upstream added
+ * LANDLOCK_ACCESS_FS_RESOLVE_UNIX in 2026-04 for the ABI after 7; no
+ * kernel this code has met has it, so the bit and the ABI number are the
+ * ones proposed upstream, next after IOCTL_DEV. polexec asks for it only
+ * on a kernel that reports ABI 8 or later (landlock.c); a kernel header
+ * that defines it differently is a redefinition error here.
+ */
+#ifndef LANDLOCK_ACCESS_FS_RESOLVE_UNIX
+#define LANDLOCK_ACCESS_FS_RESOLVE_UNIX (1ULL << 16)
+#endif
 
-/* Every filesystem right up to ABI 5 (IOCTL_DEV, the last fs right). */
-#define POLC_LANDLOCK_FS_ALL ((1ULL << 16) - 1)
+/* The newest ABI whose rights this header knows. */
+#define POLC_LANDLOCK_ABI_KNOWN 8
+
+/* Every filesystem right up to ABI 8 (RESOLVE_UNIX, the last fs right). */
+#define POLC_LANDLOCK_FS_ALL ((1ULL << 17) - 1)
 /* The rights a rule on a file (not a directory) may carry. */
 #define POLC_LANDLOCK_FS_FILE                                                  \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |          \
 	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |          \
-	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
 #define POLC_LANDLOCK_NET_ALL                                                  \
 	(LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
 #define POLC_LANDLOCK_SCOPE_ALL                                                \

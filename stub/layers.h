@@ -15,6 +15,7 @@ enum tier {
 enum layer {
 	LAYER_SECCOMP = 0,
 	LAYER_LANDLOCK,
+	LAYER_VIEW,
 	LAYER_NET,
 	LAYER_LIMITS,
 	LAYER_ENV,
@@ -30,8 +31,8 @@ static inline const char *layer_name(enum layer l)
 {
 	static const char *const names[LAYER_COUNT] = {
 	    [LAYER_SECCOMP] = "seccomp", [LAYER_LANDLOCK] = "landlock",
-	    [LAYER_NET] = "net",	 [LAYER_LIMITS] = "limits",
-	    [LAYER_ENV] = "env",
+	    [LAYER_VIEW] = "view",	 [LAYER_NET] = "net",
+	    [LAYER_LIMITS] = "limits",	 [LAYER_ENV] = "env",
 	};
 
 	return names[l];

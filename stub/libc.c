@@ -18,6 +18,15 @@
  * block in place or copies. What a fresh mapping holds is zero, and
  * nothing handed out is handed out again, so calloc() need not clear.
  *
+ * setgroups, setresuid, setresgid, setrlimit: musl applies them to every
+ * thread of the process (__synccall, with its semaphores and signal, 2
+ * KiB); polexec's processes have one thread, so each is its system call.
+ * fstatat (under stat, fstat, lstat) is the system call too: musl's adds
+ * a fallback for kernels before 3.6, older than any polexec runs on.
+ *
+ * strstr: musl's two-way search is 1.3 KiB; polexec looks for short words
+ * in a few KiB of text, where the plain search does as well.
+ *
  * Only the static build defines POLEXEC_OWN_LIBC (stub/stub.mk); the fuzz
  * harness and every other build use their libc's.
  */
@@ -30,7 +39,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 /* --- snprintf ---------------------------------------------------------- */
@@ -262,6 +276,44 @@ void *realloc(void *p, size_t n)
 void free(void *p)
 {
 	(void)p; /* the arena is never reused: memory returns at exit */
+}
+
+/* --- system calls, and a plain search ---------------------------------- */
+
+int setgroups(size_t n, const gid_t *list)
+{
+	return (int)syscall(SYS_setgroups, n, list);
+}
+
+int setresuid(uid_t r, uid_t e, uid_t s)
+{
+	return (int)syscall(SYS_setresuid, r, e, s);
+}
+
+int setresgid(gid_t r, gid_t e, gid_t s)
+{
+	return (int)syscall(SYS_setresgid, r, e, s);
+}
+
+int setrlimit(int what, const struct rlimit *rl)
+{
+	return (int)syscall(SYS_prlimit64, 0, what, rl, NULL);
+}
+
+char *strstr(const char *h, const char *n)
+{
+	size_t len = strlen(n);
+
+	for (; *h; h++)
+		if (!strncmp(h, n, len))
+			return (char *)(uintptr_t)h;
+	return len ? NULL : (char *)(uintptr_t)h;
+}
+
+int fstatat(int dfd, const char *restrict path, struct stat *restrict st,
+	    int flags)
+{
+	return (int)syscall(SYS_newfstatat, dfd, path, st, flags);
 }
 
 #endif

@@ -279,6 +279,10 @@ void llaudit_finish(void)
 	if (!A.fd1)
 		return;
 	llaudit_read();
+	if (!A.box)
+		A.state = "not observable: the command ran in the box's pid "
+			  "namespace, and without a syscalls layer no "
+			  "hand-over told polexec its pid";
 	close(A.fd1 - 1);
 	A.fd1 = 0;
 }

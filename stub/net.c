@@ -340,6 +340,12 @@ void net_start(void)
 
 /* --- in the box child ---------------------------------------------------- */
 
+void net_box_files(const char **hosts, const char **resolv)
+{
+	*hosts = N.hosts;
+	*resolv = N.resolv;
+}
+
 /* The child may not allocate: text is the parent's, written as is. */
 static void put_file(const char *path, const char *text)
 {

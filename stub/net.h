@@ -20,6 +20,9 @@ void net_plan(const struct policy *p, struct layer_state *l);
 void net_prepare(const struct policy *p, const struct vars *vars);
 /* Parent, before the clone: the namespace pair, its table, pasta. */
 void net_start(void);
+/* The text of the box's /etc/hosts and resolv.conf, or NULL: the box's
+ * view places them itself (view.c). */
+void net_box_files(const char **hosts, const char **resolv);
 /* Child, in its mount namespace: the box's hosts file and resolv.conf. */
 void net_child_mounts(void);
 /* Parent, after the box ended: evidence read, pasta stopped. */

@@ -18,8 +18,9 @@
  *                                policy's; the rule paths opened, the
  *                                ruleset built
  *   decide.c    decide_layers    what will be enforced, and refusal of
- *                                what cannot be (limits.c: each limit's
- *                                tier, the box's cgroups created)
+ *                                what cannot be (view.c: the box's own
+ *                                root and user, planned; limits.c: each
+ *                                limit's tier, the box's cgroups created)
  *   env.c       env_build        the box's environment, variables bound
  *   secrets.c   secrets_prepare  secrets' sources opened and checked
  *   net.c       net_prepare      names resolved and pinned, the egress
@@ -30,9 +31,11 @@
  *               net_start        the box's network namespace pair, its nft
  *                                table and pasta, when the policy needs them
  *   run.c       run              clone; the child narrows and execs
- *                                (child.c); the parent forwards signals and
- *                                waits (limits.c: the wall clock), and
- *                                answers notifications (supervise.c)
+ *                                (child.c; with a view, pid 1 builds it,
+ *                                init.c and view.c); the parent forwards
+ *                                signals and waits (limits.c: the wall
+ *                                clock), and answers notifications
+ *                                (supervise.c)
  *   supervise.c supervise_finish the listener closed
  *   net.c       net_finish       the blocked destinations read, pasta gone
  *   record.c    record_finish    the record written; the exit code
@@ -96,14 +99,15 @@ int main(int argc, char **argv)
 	artifact_load(a.artifact, &policy);
 	landlock_prepare(&policy, &a.vars, &ll, &record.layers[LAYER_LANDLOCK]);
 	record.ll = &ll;
+	if (a.learn && a.require_enforced)
+		die("args: --learn enforces no syscall or file rule, and "
+		    "--require-enforced refuses that");
+	/* before the layers: learn mode has no view (view.c) */
+	supervise_plan(&policy, &a.vars, &ll, a.learn, a.explain);
 	decide_layers(&policy, record.layers, a.require_enforced);
 	envp = env_build(&policy, &a.vars);
 	secrets_prepare(&policy, &a.vars);
 	net_prepare(&policy, &a.vars);
-	if (a.learn && a.require_enforced)
-		die("args: --learn enforces no syscall or file rule, and "
-		    "--require-enforced refuses that");
-	supervise_plan(&policy, &a.vars, &ll, a.learn, a.explain);
 	net_start();
 	status = run(&policy, &ll, envp, a.argv);
 	supervise_finish();

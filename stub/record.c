@@ -13,6 +13,10 @@
  *    "policy":{"name", "source_sha256", "ir_sha256", "compiler",
  *              "artifact_sha256"},
  *    "layers":{"seccomp":{"tier":"enforced"}, "landlock":{"tier":"off"},
+ *              "view":{"tier", "user":"caller"|{"uid","gid"},
+ *                      "root":"own"|"host", and for a run with its own
+ *                      root "entries", "pid_namespace", "memfd_noexec"}
+ *                      (view.c, init.c),
  *              "net":{...}, "limits":{...}, "env":{...}},
  *      landlock, when on and the command ran, adds what was installed:
  *              "abi":7, "requires":{"abi":1,"mode":"require"},
@@ -38,6 +42,7 @@
 #include "observe.h"
 #include "secrets.h"
 #include "util.h"
+#include "view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,7 +124,7 @@ static void put_ll_sets(struct text *o, const char *key, uint64_t fs,
 			uint64_t net, uint64_t scoped)
 {
 	text_add(o, ",\"%s\":{\"fs\":", key);
-	put_bits(o, fs, ll_fs_names, 16);
+	put_bits(o, fs, ll_fs_names, 17);
 	text_add(o, ",\"net\":");
 	put_bits(o, net, ll_net_names, 2);
 	text_add(o, ",\"scoped\":");
@@ -152,7 +157,7 @@ static void put_landlock(struct text *o, const struct ll_spec *l,
 			text_json(o, r->skipped);
 		} else {
 			text_add(o, ",\"rights\":");
-			put_bits(o, r->installed, ll_fs_names, 16);
+			put_bits(o, r->installed, ll_fs_names, 17);
 		}
 		text_add(o, "}");
 	}
@@ -206,6 +211,8 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 		}
 		if (l == LAYER_NET)
 			net_record(o, refused);
+		if (l == LAYER_VIEW)
+			view_record(o, refused);
 		if (l == LAYER_LANDLOCK && s.tier != TIER_OFF && r->ll &&
 		    r->policy)
 			put_landlock(o, &r->policy->ll, r->ll);

@@ -6,6 +6,7 @@
  */
 #include "run.h"
 #include "child.h"
+#include "init.h"
 #include "limits.h"
 #include "observe.h"
 #include "protect.h"
@@ -95,6 +96,8 @@ static int wait_box(pid_t pid, const sigset_t *set)
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
 			die_with_error("wait: wait4(%d)", (int)pid);
+	/* init.c: with a pid namespace, the command's status, not pid 1's */
+	status = init_box_status(status);
 	/* limits.c: what was hit; cgroups gone */
 	limits_finish(status, &ru);
 	return status;
@@ -155,7 +158,8 @@ int run(const struct policy *p, const struct ll_run *ll, char **envp,
 			;
 		die_child_said();
 	}
-	box_pid = pid;
+	/* init.c: with a pid namespace, pid 1 is the box to wait for */
+	box_pid = pid = init_box_pid(pid);
 	/* The child has exec'd (CLONE_VFORK): our copy is of no more use. */
 	if (ll->ruleset_fd >= 0 && close(ll->ruleset_fd) < 0) {
 		kill(pid, SIGKILL);
@@ -165,5 +169,9 @@ int run(const struct policy *p, const struct ll_run *ll, char **envp,
 		kill(pid, SIGKILL);
 		die_with_error("run: sigprocmask(SIG_UNBLOCK)");
 	}
-	return wait_box(pid, &set);
+	status = wait_box(pid, &set);
+	/* Pid 1 or the command's process refused before execve. */
+	if (die_child_failure())
+		die_child_said();
+	return status;
 }

@@ -262,8 +262,7 @@ void secrets_prepare(const struct policy *p, const struct vars *vars)
 		n = snprintf(m->opts, sizeof(m->opts),
 			     "mode=0700,size=%llu,nr_inodes=%u,uid=%u,gid=%u",
 			     (unsigned long long)(m->bytes + 4096),
-			     m->inodes + 8, (unsigned)geteuid(),
-			     (unsigned)getegid());
+			     m->inodes + 8, boxns_uid(), boxns_gid());
 		if (n < 0 || (size_t)n >= sizeof(m->opts))
 			die("env: tmpfs options too long");
 	}
@@ -362,6 +361,9 @@ void secrets_child(void)
 		if (out < 0)
 			die_with_error("child: secret %s: create %s", f->name,
 				       f->dest);
+		/* Root making it for a box of another uid (user.c). */
+		if (fchown(out, boxns_uid(), boxns_gid()) < 0)
+			die_with_error("child: secret %s: chown", f->name);
 		copy_secret(f, out);
 		if (close(out) < 0)
 			die_with_error("child: secret %s: close", f->name);
@@ -374,6 +376,14 @@ void secrets_child(void)
 			  NULL) < 0)
 			die_with_error("child: remount %s read-only",
 				       S.mounts[i].path);
+}
+
+const char *secrets_mount_point(uint32_t i)
+{
+	for (; i < S.nmounts; i++)
+		if (!S.mounts[i].covered)
+			return S.mounts[i].path;
+	return NULL;
 }
 
 void secrets_child_allow(const struct ll_run *ll)

@@ -20,5 +20,8 @@ void secrets_child(void);
 void secrets_child_allow(const struct ll_run *ll);
 /* The record's "secrets" member (names only), for a run. */
 void secrets_record(struct text *t);
+/* The tmpfs mount points from the i-th on, NULL past the last: the
+ * box's view makes them in its root (view.c). */
+const char *secrets_mount_point(uint32_t i);
 
 #endif

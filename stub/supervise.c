@@ -40,6 +40,7 @@
  * stderr.
  */
 #include "observe.h"
+#include "view.h"
 #include "kernel.h"
 #include "sbpf.h"
 
@@ -173,6 +174,9 @@ int supervise_before_clone(void)
 		obs.mode = 0;
 		return 0;
 	}
+	/* The hand-over says who sent it: the command's process, as our
+	 * pid namespace numbers it (its Landlock domain's; llaudit.c). */
+	setsockopt(S.sv[0], SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int));
 	return 1;
 }
 
@@ -182,7 +186,8 @@ struct handoff {
 	struct iovec iov;
 	char one;
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(sizeof(int)) +
+			 CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} u;
 };
@@ -296,6 +301,7 @@ int supervise_child_exec(const struct policy *p, const char *path,
 		return 0; /* the decision program, installed by the caller */
 	}
 	handoff_init(&h);
+	h.msg.msg_controllen = CMSG_SPACE(sizeof(int));
 	cm = CMSG_FIRSTHDR(&h.msg);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
@@ -431,9 +437,20 @@ static int take_listener(void)
 		return 0;
 	if (r <= 0)
 		return 1;
+	for (cm = CMSG_FIRSTHDR(&h.msg); cm; cm = CMSG_NXTHDR(&h.msg, cm)) {
+		struct ucred cr;
+
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_CREDENTIALS ||
+		    cm->cmsg_len != CMSG_LEN(sizeof(cr)))
+			continue;
+		memcpy(&cr, CMSG_DATA(cm), sizeof(cr));
+		llaudit_box(cr.pid);
+	}
 	cm = CMSG_FIRSTHDR(&h.msg);
+	while (cm && cm->cmsg_type != SCM_RIGHTS)
+		cm = CMSG_NXTHDR(&h.msg, cm);
 	if (S.listener < 0 && cm && cm->cmsg_level == SOL_SOCKET &&
-	    cm->cmsg_type == SCM_RIGHTS &&
 	    cm->cmsg_len == CMSG_LEN(sizeof(int))) {
 		memcpy(&S.listener, CMSG_DATA(cm), sizeof(int));
 		obs.notified = 1;
@@ -448,7 +465,9 @@ static int take_listener(void)
 
 void supervise_window(pid_t pid)
 {
-	llaudit_box(pid);
+	/* With a pid namespace the command is not our child: its pid comes
+	 * with the hand-over, or the log is not ours to read (llaudit.c). */
+	llaudit_box(view_root() ? 0 : pid);
 	if (S.sv[0] < 0)
 		return;
 	obs.defer_explain = 1;

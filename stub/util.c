@@ -26,20 +26,26 @@ static pid_t die_hook_pid;
  * which with CLONE_VFORK is after the child exec'd or exited, so the two
  * never touch it at once. It lets the record say "refused" (the command
  * never ran) instead of reporting the child's 125 as the command's.
+ * With a pid namespace the box's init and command run in memory of their
+ * own; the place then moves to a shared page (init.c).
  */
-static char child_failure[1024];
-static volatile int child_failed;
+static struct die_area own, *area = &own;
+
+void die_share(struct die_area *shared)
+{
+	area = shared;
+}
 
 const char *die_child_failure(void)
 {
-	return child_failed ? child_failure : NULL;
+	return area->failed ? area->msg : NULL;
 }
 
 void die_child_note(const char *msg)
 {
-	if (!child_failed) {
-		snprintf(child_failure, sizeof(child_failure), "%s", msg);
-		child_failed = 1;
+	if (!area->failed) {
+		snprintf(area->msg, sizeof(area->msg), "%s", msg);
+		area->failed = 1;
 	}
 }
 
@@ -66,9 +72,9 @@ static _Noreturn void die_msg_print(const char *msg, int print)
 	/* Nothing useful to do if stderr is gone: the exit code still says. */
 	if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
 		errno = 0;
-	if (die_hook_pid && getpid() != die_hook_pid && !child_failed) {
-		snprintf(child_failure, sizeof(child_failure), "%s", msg);
-		child_failed = 1;
+	if (die_hook_pid && getpid() != die_hook_pid && !area->failed) {
+		snprintf(area->msg, sizeof(area->msg), "%s", msg);
+		area->failed = 1;
 	}
 	if (die_hook && getpid() == die_hook_pid) {
 		void (*hook)(const char *) = die_hook;
@@ -86,7 +92,7 @@ static _Noreturn void die_msg(const char *msg)
 
 _Noreturn void die_child_said(void)
 {
-	die_msg_print(child_failed ? child_failure : "a child failed", 0);
+	die_msg_print(area->failed ? area->msg : "a child failed", 0);
 }
 
 _Noreturn void die(const char *fmt, ...)

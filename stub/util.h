@@ -33,6 +33,12 @@ _Noreturn void die_oom(void);
  * process, not by the child: the parent's refusal record.
  */
 void die_set_hook(void (*hook)(const char *msg));
+/* Where a dying child says why: the parent's memory, or a shared page. */
+struct die_area {
+	volatile int failed;
+	char msg[1024];
+};
+void die_share(struct die_area *shared);
 /* In the parent, after clone() returned: why the child died before
  * execve, or NULL when it did not. */
 const char *die_child_failure(void);

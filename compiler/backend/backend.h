@@ -283,6 +283,15 @@ int observe_rule_text(FILE *f, const struct ir_syscall *sc,
 int landlock_layer_on(const struct ir_policy *p);
 
 /*
+ * The fs rights the ruleset handles: every one this polc knows, but
+ * connect_unix only when a grant lacks it (docs/VIEW.md). 0 without an
+ * fs section.
+ */
+uint32_t landlock_handled_fs(const struct ir_policy *p);
+/* The section's path rules: the fs section's grants, in IR order. */
+uint32_t landlock_path_rules(const struct ir_policy *p);
+
+/*
  * The requirement the section carries, as POLBIN_LL_*: the IR's, where the
  * landlock statement's or the default (IR_DEFAULT_LL_*: `require`, ABI 1,
  * or ABI 4 with `net host` port rules) is written out.
@@ -291,18 +300,38 @@ void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 			  uint32_t *mode);
 
 /*
- * The filesystem rights the ruleset handles (denies unless a rule grants
- * them): every right this polc knows with an fs section, none without.
- */
-uint32_t landlock_handled_fs(const struct ir_policy *p);
-
-/*
  * Builds the section into *out (malloc'd). 0 with *out NULL when the layer
  * is off; 2 with err filled when the IR cannot be compiled (a port list
  * past POLBIN_LL_MAX_PORTS), or out of memory.
  */
 int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 			   size_t *len, char *err, size_t errlen);
+
+/* ---- The view: VIEW and NOEXEC (view.c) --------------------------------- */
+
+/*
+ * The box's own view (docs/VIEW.md): with an fs section, a mount namespace
+ * whose root holds only what the section names, and a pid namespace; the
+ * user statement. Formats in artifact/sections.h.
+ */
+
+/* Does the box get a view of its own (an fs section)? */
+int view_on(const struct ir_policy *p);
+/* A grant's mount attributes (POLBIN_VIEW_A_*) from its own rights. */
+uint8_t view_attrs(uint32_t rights);
+/*
+ * The VIEW section, or *out NULL when the policy has neither an fs
+ * section nor a user statement. 0, or 2 with err.
+ */
+int view_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+		       char *err, size_t errlen);
+/*
+ * The NOEXEC program (with a view only, else *prog NULL): translation
+ * validated like the policy's. 0; 2 (err) when it cannot be compiled; 3
+ * when validation caught a compiler bug.
+ */
+int view_noexec_build(const struct ir_policy *p, struct sock_filter **prog,
+		      size_t *n, char *err, size_t errlen);
 
 /* ---- Egress: NET and NFT (nft.c, nft_print.c) --------------------------- */
 

@@ -131,6 +131,30 @@ static void unenforced_layers(const struct ir_policy *p, char *buf, size_t len)
 	buf[0] = '\0';
 }
 
+/* The VIEW section and, with a view, the NOEXEC program (view.c). */
+static int view(const struct ir_policy *p, struct compiled *c, char *err,
+		size_t errlen)
+{
+	struct sock_filter *prog = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0, n = 0;
+	int rc;
+
+	if (view_section_build(p, &data, &len, err, errlen))
+		return 2;
+	if (data && add(c, POLBIN_SEC_VIEW, POLBIN_F_CRITICAL, data, len))
+		goto full;
+	if ((rc = view_noexec_build(p, &prog, &n, err, errlen)))
+		return rc;
+	if (prog && add(c, POLBIN_SEC_NOEXEC, POLBIN_F_CRITICAL,
+			(uint8_t *)prog, n * sizeof(*prog)))
+		goto full;
+	return 0;
+full:
+	snprintf(err, errlen, "too many sections");
+	return 2;
+}
+
 int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 		     size_t errlen)
 {
@@ -144,6 +168,8 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 			       (rc = observe(p, c, err, errlen))))
 		goto fail;
 	if ((rc = landlock(p, c, err, errlen)))
+		goto fail;
+	if ((rc = view(p, c, err, errlen)))
 		goto fail;
 	rc = 2;
 	if (env_section_build(p, &data, &len, why, sizeof(why))) {

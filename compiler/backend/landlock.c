@@ -4,8 +4,14 @@
  * kernel (docs/LANDLOCK.md):
  *
  *   - handled fs rights: with an fs section, every fs right this polc
- *     knows (ABI 1..5), so whatever the policy does not grant is denied;
- *     polexec strips only what the running kernel lacks, and says so.
+ *     knows (ABI 1..5, 8), so whatever the policy does not grant is
+ *     denied; polexec strips only what the running kernel lacks, and says
+ *     so. One exception: connect_unix is handled only when a grant lacks
+ *     it; when every grant has it, handling it would deny nothing the
+ *     box's view does not already hide (docs/VIEW.md).
+ *   - path rules: the grants only. The box's own mounts (tmpfs, dev,
+ *     proc) are not there when the parent opens the paths; polexec adds
+ *     their rules in the box once it made them (the VIEW section).
  *   - handled net rights: with `net host` port rules, both TCP bind and
  *     connect; a direction without rules denies every port, `*` lifts it.
  *   - scopes: abstract unix sockets and signals, whenever the layer is on.
@@ -13,6 +19,7 @@
  * Paths stay unbound (`~`, `${VAR}`): polexec binds and opens them.
  */
 #include "backend.h"
+#include "support/support.h"
 #include "landlock_compat.h"
 #include "polbin.h"
 #include "sections.h"
@@ -48,52 +55,34 @@ int landlock_layer_on(const struct ir_policy *p)
 	return p->landlock.present;
 }
 
+uint32_t landlock_handled_fs(const struct ir_policy *p)
+{
+	uint32_t i;
+
+	if (!p->fs.present)
+		return 0;
+	for (i = 0; i < p->fs.nrules; i++)
+		if (p->fs.rules[i].kind == IR_FS_GRANT &&
+		    !(p->fs.rules[i].rights & IR_FS_CONNECT_UNIX))
+			return (uint32_t)POLC_LANDLOCK_FS_ALL;
+	return (uint32_t)POLC_LANDLOCK_FS_ALL & ~(uint32_t)IR_FS_CONNECT_UNIX;
+}
+
+uint32_t landlock_path_rules(const struct ir_policy *p)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->fs.nrules; i++)
+		n += p->fs.rules[i].kind == IR_FS_GRANT;
+	return n;
+}
+
 void landlock_requirement(const struct ir_policy *p, uint32_t *abi_min,
 			  uint32_t *mode)
 {
 	*abi_min = p->landlock.abi_min;
 	*mode = p->landlock.mode == IR_LL_REQUIRE ? POLBIN_LL_REQUIRE
 						  : POLBIN_LL_BEST_EFFORT;
-}
-
-uint32_t landlock_handled_fs(const struct ir_policy *p)
-{
-	return p->fs.present ? (uint32_t)POLC_LANDLOCK_FS_ALL : 0;
-}
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = (b->len + n) * 2;
-		uint8_t *np = realloc(b->p, cap);
-
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void put_le(struct buf *b, uint64_t v, size_t bytes)
-{
-	uint8_t le[8];
-	size_t i;
-
-	for (i = 0; i < bytes; i++)
-		le[i] = (uint8_t)(v >> (8 * i));
-	put(b, le, bytes);
 }
 
 /*
@@ -136,7 +125,7 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 	long nr[2] = {0, 0};
 	uint64_t handled_fs = 0, handled_net = 0;
 	uint32_t abi_min, mode, i, d;
-	struct buf b = {0};
+	struct bytes b = {0};
 	int rc = 2;
 
 	*out = NULL;
@@ -175,38 +164,40 @@ int landlock_section_build(const struct ir_policy *p, uint8_t **out,
 			handled_net |=
 			    d ? POLBIN_LL_NET_CONNECT : POLBIN_LL_NET_BIND;
 	}
-	put_le(&b, POLBIN_LL_VERSION, 4);
-	put_le(&b, abi_min, 4);
-	put_le(&b, mode, 4);
-	put_le(&b, 0, 4);
-	put_le(&b, handled_fs, 8);
-	put_le(&b, handled_net, 8);
-	put_le(&b, POLC_LANDLOCK_SCOPE_ALL, 8);
-	put_le(&b, p->fs.nrules, 4);
-	put_le(&b, (uint64_t)nr[0] + (uint64_t)nr[1], 4);
+	bytes_le(&b, POLBIN_LL_VERSION, 4);
+	bytes_le(&b, abi_min, 4);
+	bytes_le(&b, mode, 4);
+	bytes_le(&b, 0, 4);
+	bytes_le(&b, handled_fs, 8);
+	bytes_le(&b, handled_net, 8);
+	bytes_le(&b, POLC_LANDLOCK_SCOPE_ALL, 8);
+	bytes_le(&b, landlock_path_rules(p), 4);
+	bytes_le(&b, (uint64_t)nr[0] + (uint64_t)nr[1], 4);
 	for (i = 0; i < p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
 		size_t n = strlen(r->path);
 
+		if (r->kind != IR_FS_GRANT)
+			continue;
 		if (!r->rights || n > POLBIN_LL_MAX_PATH) {
 			snprintf(err, errlen,
 				 "landlock: %.64s: no right, or path too long",
 				 r->path);
 			goto out;
 		}
-		put_le(&b, r->rights, 8);
-		put_le(&b, r->flags & (IR_FS_FOLLOW | IR_FS_OPTIONAL), 4);
-		put_le(&b, n, 4);
-		put(&b, r->path, n);
+		bytes_le(&b, r->rights & handled_fs, 8);
+		bytes_le(&b, r->flags & (IR_FS_FOLLOW | IR_FS_OPTIONAL), 4);
+		bytes_le(&b, n, 4);
+		bytes_put(&b, r->path, n);
 	}
 	/* Sorted by (access, lo): bind (1) before connect (2). */
 	for (d = 0; d < 2; d++) {
 		for (i = 0; i < (uint32_t)nr[d]; i++) {
-			put_le(&b,
-			       d ? POLBIN_LL_NET_CONNECT : POLBIN_LL_NET_BIND,
-			       4);
-			put_le(&b, ranges[d][i].lo, 2);
-			put_le(&b, ranges[d][i].hi, 2);
+			bytes_le(&b,
+				 d ? POLBIN_LL_NET_CONNECT : POLBIN_LL_NET_BIND,
+				 4);
+			bytes_le(&b, ranges[d][i].lo, 2);
+			bytes_le(&b, ranges[d][i].hi, 2);
 		}
 	}
 	if (b.oom)

@@ -17,6 +17,8 @@ const uint32_t backends_known_sections[] = {
     POLBIN_SEC_NFT,
     POLBIN_SEC_LIMITS,
     POLBIN_SEC_NET,
+    POLBIN_SEC_VIEW,
+    POLBIN_SEC_NOEXEC,
     POLBIN_SEC_OBSERVE,
     POLBIN_SEC_UNENFORCED,
     0,

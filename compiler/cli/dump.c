@@ -324,11 +324,11 @@ static int dump_observe(const struct polbin_section *s, FILE *out)
 }
 
 /* Landlock fs rights by bit, as the kernel (and the IR) numbers them. */
-static const char *const ll_fs[16] = {
-    "execute",	  "write_file",	 "read_file", "read_dir",
-    "remove_dir", "remove_file", "make_char", "make_dir",
-    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
-    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
+static const char *const ll_fs[17] = {
+    "execute",	   "write_file",   "read_file", "read_dir", "remove_dir",
+    "remove_file", "make_char",	   "make_dir",	"make_reg", "make_sock",
+    "make_fifo",   "make_block",   "make_sym",	"refer",    "truncate",
+    "ioctl_dev",   "connect_unix",
 };
 
 static void ll_names(FILE *out, uint64_t bits, const char *const *names,
@@ -349,7 +349,7 @@ static void ll_names(FILE *out, uint64_t bits, const char *const *names,
 
 static void ll_fs_names(FILE *out, uint64_t bits)
 {
-	ll_names(out, bits, ll_fs, 16);
+	ll_names(out, bits, ll_fs, 17);
 }
 
 /* The LANDLOCK section (format in artifact/sections.h). */
@@ -384,7 +384,7 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 	fputs("\n  scoped: ", out);
 	ll_names(out, sc, scope, 2);
 	fputs("\n  ABI each needs: refer 2, truncate 3, bind_tcp connect_tcp "
-	      "4, ioctl_dev 5, scopes 6; the rest 1\n",
+	      "4, ioctl_dev 5, scopes 6, connect_unix 8; the rest 1\n",
 	      out);
 	fprintf(out, "  path rules: %u\n", nfs);
 	for (i = 0; i < nfs; i++) {
@@ -406,7 +406,8 @@ static int dump_landlock(const struct polbin_section *s, FILE *out)
 		put_clean(out, d + off, plen);
 		fputs(": ", out);
 		ll_fs_names(out, acc);
-		if ((g = ir_fs_group_name(acc)))
+		/* what the ruleset does not handle, the rule has too */
+		if ((g = ir_fs_group_name(acc | (POLBIN_LL_FS_ALL & ~fs))))
 			fprintf(out, " [%s]", g);
 		if (flags & POLBIN_LL_F_OPTIONAL)
 			fputs(" (optional)", out);
@@ -579,6 +580,106 @@ out:
 	return rc;
 }
 
+/* The path of Landlock path rule `want` (the LANDLOCK section), printed. */
+static void ll_rule_path(const struct polbin *pb, uint32_t want, FILE *out)
+{
+	const struct polbin_section *s = polbin_find(pb, POLBIN_SEC_LANDLOCK);
+	size_t off = POLBIN_LL_HEADER_SIZE;
+	uint32_t i, n;
+
+	if (!s || s->len < POLBIN_LL_HEADER_SIZE)
+		goto none;
+	n = polbin_le32(s->data + 40);
+	for (i = 0; i < n && s->len - off >= 16; i++) {
+		uint32_t plen = polbin_le32(s->data + off + 12);
+
+		off += 16;
+		if (plen > s->len - off)
+			break;
+		if (i == want) {
+			put_clean(out, s->data + off, plen);
+			return;
+		}
+		off += plen;
+	}
+none:
+	fprintf(out, "(rule %u: no such Landlock path rule)", want);
+}
+
+/* The VIEW section (format in artifact/sections.h). */
+static int dump_view(const struct polbin_section *s, const struct polbin *pb,
+		     FILE *out)
+{
+	static const char *const kinds[] = {"?",   "bind", "tmpfs",
+					    "dev", "proc", "link"};
+	const uint8_t *d = s->data;
+	uint32_t flags, n, i;
+	size_t off = POLBIN_VIEW_HEADER_LEN;
+
+	if (s->len < POLBIN_VIEW_HEADER_LEN ||
+	    polbin_le32(d) != POLBIN_VIEW_VERSION || polbin_le32(d + 20))
+		return -1;
+	flags = polbin_le32(d + 4);
+	n = polbin_le32(d + 16);
+	if (flags & ~(uint32_t)(POLBIN_VIEW_F_ROOT | POLBIN_VIEW_F_BEST_EFFORT |
+				POLBIN_VIEW_F_USER) ||
+	    n > POLBIN_VIEW_MAX)
+		return -1;
+	if (flags & POLBIN_VIEW_F_USER)
+		fprintf(out, "  user %u:%u\n", polbin_le32(d + 8),
+			polbin_le32(d + 12));
+	if (!(flags & POLBIN_VIEW_F_ROOT)) {
+		fputs("  the host's tree (no fs section)\n", out);
+		return n ? -1 : 0;
+	}
+	fprintf(out,
+		"  a root of its own (an empty tmpfs), a pid namespace with "
+		"polexec's init; %s\n",
+		flags & POLBIN_VIEW_F_BEST_EFFORT
+		    ? "best_effort: Landlock alone where it cannot be had"
+		    : "require: refused where it cannot be had");
+	for (i = 0; i < n; i++) {
+		uint8_t kind, attrs;
+		uint16_t plen;
+		uint64_t size, access;
+
+		if (s->len - off < POLBIN_VIEW_ENTRY_LEN)
+			return -1;
+		kind = d[off];
+		attrs = d[off + 1];
+		plen = polbin_le16(d + off + 2);
+		size = polbin_le64(d + off + 8);
+		access = polbin_le64(d + off + 16);
+		if (kind < POLBIN_VIEW_BIND || kind > POLBIN_VIEW_LINK ||
+		    (size_t)plen > s->len - off - POLBIN_VIEW_ENTRY_LEN)
+			return -1;
+		fprintf(out, "    %-5s ", kinds[kind]);
+		if (kind == POLBIN_VIEW_BIND)
+			ll_rule_path(pb, polbin_le32(d + off + 4), out);
+		else
+			put_clean(out, d + off + POLBIN_VIEW_ENTRY_LEN, plen);
+		if (kind == POLBIN_VIEW_TMPFS)
+			fprintf(out, " size %llu", (unsigned long long)size);
+		if (kind == POLBIN_VIEW_BIND || kind == POLBIN_VIEW_TMPFS)
+			fprintf(out, " nosuid%s%s%s",
+				attrs & POLBIN_VIEW_A_RDONLY ? " ro" : " rw",
+				attrs & POLBIN_VIEW_A_NOEXEC ? " noexec" : "",
+				attrs & POLBIN_VIEW_A_NODEV ||
+					kind == POLBIN_VIEW_TMPFS
+				    ? " nodev"
+				    : "");
+		if (access) {
+			fputs(", Landlock ", out);
+			ll_fs_names(out, access);
+		}
+		if (kind == POLBIN_VIEW_LINK)
+			fputs(" (the host's link, where it has one)", out);
+		fputc('\n', out);
+		off += POLBIN_VIEW_ENTRY_LEN + plen + (8 - plen % 8) % 8;
+	}
+	return off == s->len ? 0 : -1;
+}
+
 int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		  size_t errlen)
 {
@@ -628,6 +729,15 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			break;
 		case POLBIN_SEC_OBSERVE:
 			rc = dump_observe(s, out);
+			break;
+		case POLBIN_SEC_VIEW:
+			rc = dump_view(s, &pb, out);
+			break;
+		case POLBIN_SEC_NOEXEC:
+			fputs("  stacked only where vm.memfd_noexec = 2 cannot "
+			      "be set in the box's pid namespace\n",
+			      out);
+			rc = dump_seccomp(s, out);
 			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "

@@ -376,6 +376,29 @@ static uint32_t policy_grants(const struct ir_policy *p,
 	return g;
 }
 
+/* What the `dev` statement makes (docs/VIEW.md): the box's own. */
+static int box_dev(const char *path)
+{
+	static const char *const names[] = {
+	    "/dev/null",    "/dev/zero",   "/dev/full",	  "/dev/random",
+	    "/dev/urandom", "/dev/tty",	   "/dev/ptmx",	  "/dev/fd",
+	    "/dev/stdin",   "/dev/stdout", "/dev/stderr", "/dev/pts",
+	    "/dev/shm"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (under(path, names[i]))
+			return 1;
+	return 0;
+}
+
+static int has_kind(const struct ir_policy *p, uint8_t kind)
+{
+	for (uint32_t r = 0; r < p->fs.nrules; r++)
+		if (p->fs.rules[r].kind == kind)
+			return 1;
+	return 0;
+}
+
 /* /proc/self/..., /proc/thread-self/..., /proc/PID/...: a file of one
  * process, named differently in every run. */
 static int per_process(const char *path)
@@ -465,8 +488,9 @@ static int suggest_fs(const struct ir_policy *p, const struct sug_input *in,
 		      FILE *f, FILE *notes)
 {
 	struct fsug *v = calloc(in->n + 1, sizeof(*v));
+	char devwhy[MAX_WHY][PATH_MAX];
 	size_t n = 0, i, j;
-	int added = 0;
+	int added = 0, ndev = 0;
 
 	if (!v)
 		return -1;
@@ -481,6 +505,17 @@ static int suggest_fs(const struct ir_policy *p, const struct sug_input *in,
 		 * this machine resolves it. A path that does not exist has
 		 * nothing to grant (the call fails with ENOENT either way); a
 		 * path the suggestion cannot write plainly is not written. */
+		if (box_dev(d->path)) {
+			if (has_kind(p, IR_FS_DEV))
+				fprintf(notes,
+					"# polc suggest: %s: the policy's "
+					"`dev` makes it already\n",
+					d->path);
+			else if (ndev++ < MAX_WHY)
+				snprintf(devwhy[ndev - 1], sizeof(devwhy[0]),
+					 "%s", d->path);
+			continue;
+		}
 		if (per_process(d->path)) {
 			fprintf(notes,
 				"# polc suggest: %s is one process's own file "
@@ -611,6 +646,19 @@ static int suggest_fs(const struct ir_policy *p, const struct sug_input *in,
 			rights_text(f, v[i].rights);
 			fprintf(f, " on \"%s\"\n", path);
 		}
+		added++;
+	}
+	/* The box's own /dev: a host device bound alone would be nodev. */
+	if (ndev) {
+		fputs("    # polc suggest: a minimal /dev of the box's own, "
+		      "for:\n",
+		      f);
+		for (int w = 0; w < ndev && w < MAX_WHY; w++)
+			fprintf(f, "    #   %s\n", devwhy[w]);
+		if (ndev > MAX_WHY)
+			fprintf(f, "    # polc suggest: and %d more\n",
+				ndev - MAX_WHY);
+		fputs("    dev\n", f);
 		added++;
 	}
 	free(v);

@@ -561,6 +561,34 @@ int ir_is_path(const char *s)
 	return 1;
 }
 
+int ir_fs_rule_ok(const struct ir_fs_rule *r)
+{
+	int own = r->path && r->path[0] == '/' && r->path[1] != '\0';
+
+	switch (r->kind) {
+	case IR_FS_GRANT:
+		return r->rights != 0 && r->size == 0;
+	case IR_FS_TMPFS:
+		return own && !r->flags &&
+		       (r->rights == IR_FS_RW || r->rights == IR_FS_RWX) &&
+		       r->size >= 1 && r->size <= IR_TMPFS_MAX_SIZE;
+	case IR_FS_DEV:
+		return own && !r->flags && !r->size &&
+		       r->rights == IR_FS_DEV_RIGHTS;
+	case IR_FS_PROC:
+		return own && !r->flags && !r->size && r->rights == IR_FS_RO;
+	default:
+		return 0;
+	}
+}
+
+const char *ir_fs_kind_name(uint8_t kind)
+{
+	static const char *const names[] = {NULL, "tmpfs", "dev", "proc"};
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
+}
+
 const char *ir_fs_group_name(uint64_t rights)
 {
 	if (rights == IR_FS_RO)

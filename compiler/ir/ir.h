@@ -24,9 +24,11 @@
  * 3: every default is written out (ir_canonicalize()): core and grace, the
  *    Landlock requirement of an fs section or port rules, the net mode of
  *    a policy without a net block.
- * 4: fs observe (destructive calls in the run record) and its workspace.
+ * 4: the box's view (fs kinds tmpfs, dev, proc; connect_unix; the fs
+ *    mode) and the user.
+ * 5: fs observe (destructive calls in the run record) and its workspace.
  */
-#define IR_VERSION 4
+#define IR_VERSION 5
 
 /* Hard limits, named so that hostile IR and policies are refused early. */
 #define IR_MAX_ATOMS	8    /* atoms in one conjunction */
@@ -118,11 +120,16 @@ enum ir_fs_right {
 	IR_FS_REFER = 1u << 13,
 	IR_FS_TRUNCATE = 1u << 14,
 	IR_FS_IOCTL_DEV = 1u << 15,
+	/* Landlock's RESOLVE_UNIX (ABI 8): connect to a pathname unix
+	 * socket. Older kernels lack it; the view shows only sockets in
+	 * granted paths (docs/VIEW.md). */
+	IR_FS_CONNECT_UNIX = 1u << 16,
 };
-#define IR_FS_ALL 0xffffu
+#define IR_FS_ALL 0x1ffffu
 
-/* The groups of the language (docs/LANGUAGE.md): devices are in none. */
-#define IR_FS_RO (IR_FS_READ_FILE | IR_FS_READ_DIR)
+/* The groups of the language (docs/LANGUAGE.md): devices are in none.
+ * Each lets the box use the sockets in what it grants. */
+#define IR_FS_RO (IR_FS_READ_FILE | IR_FS_READ_DIR | IR_FS_CONNECT_UNIX)
 #define IR_FS_RX (IR_FS_RO | IR_FS_EXECUTE)
 #define IR_FS_RW                                                               \
 	(IR_FS_RO | IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR | IR_FS_REMOVE_FILE |  \
@@ -135,10 +142,28 @@ enum ir_fs_flag {
 	IR_FS_OPTIONAL = 1u << 1, /* a missing path is skipped, not an error */
 };
 
+/*
+ * What a path of the fs section is in the box (docs/VIEW.md). A grant is
+ * the host's file or folder, bound at its own path; the others are the
+ * box's own, over whatever the host has there, and their paths are
+ * literal (no ~ or ${VAR}).
+ */
+enum ir_fs_kind {
+	IR_FS_GRANT = 0, /* the host's, with rights */
+	IR_FS_TMPFS = 1, /* an empty tmpfs of the box's: rights rw or rwx */
+	IR_FS_DEV = 2,	 /* a minimal /dev: rights IR_FS_DEV_RIGHTS */
+	IR_FS_PROC = 3,	 /* a procfs of the box's pid namespace: IR_FS_RO */
+};
+#define IR_FS_DEV_RIGHTS      (IR_FS_RW | IR_FS_IOCTL_DEV)
+#define IR_TMPFS_DEFAULT_SIZE (256ull << 20)
+#define IR_TMPFS_MAX_SIZE     (1ull << 40)
+
 struct ir_fs_rule {
 	char *path; /* absolute, normalized; may start with ${VAR} or ~ */
 	uint32_t rights;
 	uint32_t flags;
+	uint8_t kind;  /* enum ir_fs_kind */
+	uint64_t size; /* IR_FS_TMPFS: bytes; else 0 */
 };
 
 enum ir_landlock_mode {
@@ -153,8 +178,15 @@ enum ir_observe {
 };
 #define IR_OBSERVE_ALL 0x1u
 
+/* What polexec does where the box's view cannot be had (docs/VIEW.md). */
+enum ir_view_mode {
+	IR_VIEW_REQUIRE = 0,	 /* refuse */
+	IR_VIEW_BEST_EFFORT = 1, /* run with Landlock alone, degraded */
+};
+
 struct ir_fs {
 	int present;
+	uint32_t mode; /* enum ir_view_mode; 0 when !present */
 	uint32_t nrules;
 	struct ir_fs_rule *rules; /* sorted by path, one entry per path */
 	uint32_t observe;	  /* enum ir_observe bits */
@@ -281,8 +313,15 @@ struct ir_env {
 	struct ir_env_entry *entries; /* sorted by name, names unique */
 };
 
+/* `user UID[:GID]`: who the box runs as (names resolved by polc). */
+struct ir_user {
+	int present;
+	uint32_t uid, gid; /* each below 2^32 - 1 */
+};
+
 struct ir_policy {
 	char *name;
+	struct ir_user user;
 	struct ir_landlock landlock;
 	struct ir_fs fs;
 	struct ir_net net;
@@ -383,6 +422,16 @@ int ir_has_control(const char *s);   /* C0, DEL, C1, or not UTF-8 */
 /* A normalized path: /, ~ or ${NAME} then "/component"..., no empty, "."
  * or ".." component, no trailing slash (but "/" itself), no control. */
 int ir_is_path(const char *s);
+
+/*
+ * Does a rule's kind fit the rest of it? A grant: some rights, no size. A
+ * tmpfs: rights rw or rwx, no flags, a size in 1..IR_TMPFS_MAX_SIZE. dev
+ * and proc: their fixed rights, no flags, no size. The box's own mounts
+ * sit on a literal absolute path other than /.
+ */
+int ir_fs_rule_ok(const struct ir_fs_rule *r);
+/* "tmpfs", "dev", "proc", or NULL for a grant. */
+const char *ir_fs_kind_name(uint8_t kind);
 
 /* "ro", "rx", "rw" or "rwx" when rights are exactly that group, else NULL. */
 const char *ir_fs_group_name(uint64_t rights);

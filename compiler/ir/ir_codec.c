@@ -136,12 +136,18 @@ int ir_serialize(const struct ir_policy *p, uint8_t **out, size_t *len)
 	put_u8(&w, (uint8_t)p->landlock.present);
 	put_u32(&w, p->landlock.abi_min);
 	put_u8(&w, (uint8_t)p->landlock.mode);
+	put_u8(&w, (uint8_t)p->user.present);
+	put_u32(&w, p->user.uid);
+	put_u32(&w, p->user.gid);
 	put_u8(&w, (uint8_t)p->fs.present);
+	put_u8(&w, (uint8_t)p->fs.mode);
 	put_u32(&w, p->fs.nrules);
 	for (i = 0; i < p->fs.nrules; i++) {
 		put_str(&w, p->fs.rules[i].path);
 		put_u32(&w, p->fs.rules[i].rights);
 		put_u32(&w, p->fs.rules[i].flags);
+		put_u8(&w, p->fs.rules[i].kind);
+		put_u64(&w, p->fs.rules[i].size);
 	}
 	put_u32(&w, p->fs.observe);
 	put_str(&w, p->fs.workspace);
@@ -483,20 +489,38 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 	p->landlock.mode = get_u8(r);
 	if (p->landlock.mode > IR_LL_REQUIRE || p->landlock.abi_min > 64)
 		rfail(r, "landlock requirement out of range");
+	p->user.present = get_bool(r);
+	p->user.uid = get_u32(r);
+	p->user.gid = get_u32(r);
+	if (p->user.uid == UINT32_MAX || p->user.gid == UINT32_MAX ||
+	    (!p->user.present && (p->user.uid || p->user.gid)))
+		rfail(r, "user out of range");
 	p->fs.present = get_bool(r);
+	p->fs.mode = get_u8(r);
+	if (p->fs.mode > IR_VIEW_BEST_EFFORT || (!p->fs.present && p->fs.mode))
+		rfail(r, "fs mode %u", p->fs.mode);
 	p->fs.nrules = get_count(r, IR_MAX_FS, "fs rule");
 	p->fs.rules = alloc_array(r, p->fs.nrules, sizeof(*p->fs.rules));
 	if (!p->fs.rules)
 		p->fs.nrules = 0;
 	for (i = 0; i < p->fs.nrules && !r->failed; i++) {
-		p->fs.rules[i].path = get_str(r, 1);
-		if (p->fs.rules[i].path && !ir_is_path(p->fs.rules[i].path))
+		struct ir_fs_rule *f = &p->fs.rules[i];
+
+		f->path = get_str(r, 1);
+		if (f->path && !ir_is_path(f->path))
 			rfail(r, "path is not in normal form");
-		p->fs.rules[i].rights = get_u32(r);
-		p->fs.rules[i].flags = get_u32(r);
-		if (p->fs.rules[i].rights & ~IR_FS_ALL ||
-		    p->fs.rules[i].flags & ~(IR_FS_FOLLOW | IR_FS_OPTIONAL))
+		f->rights = get_u32(r);
+		f->flags = get_u32(r);
+		f->kind = get_u8(r);
+		f->size = get_u64(r);
+		if (f->rights & ~IR_FS_ALL ||
+		    f->flags & ~(IR_FS_FOLLOW | IR_FS_OPTIONAL))
 			rfail(r, "unknown fs right or flag bits");
+		if (!r->failed && !ir_fs_rule_ok(f))
+			rfail(r,
+			      "fs rule of kind %u: rights, flags, size or "
+			      "path do not fit its kind",
+			      f->kind);
 	}
 	p->fs.observe = get_u32(r);
 	p->fs.workspace = get_str(r, 0);

@@ -15,14 +15,15 @@ static const struct {
 	uint32_t bit;
 	const char *name;
 } rights[] = {
-    {IR_FS_EXECUTE, "execute"},	      {IR_FS_WRITE_FILE, "write_file"},
-    {IR_FS_READ_FILE, "read_file"},   {IR_FS_READ_DIR, "read_dir"},
-    {IR_FS_REMOVE_DIR, "remove_dir"}, {IR_FS_REMOVE_FILE, "remove_file"},
-    {IR_FS_MAKE_CHAR, "make_char"},   {IR_FS_MAKE_DIR, "make_dir"},
-    {IR_FS_MAKE_REG, "make_reg"},     {IR_FS_MAKE_SOCK, "make_sock"},
-    {IR_FS_MAKE_FIFO, "make_fifo"},   {IR_FS_MAKE_BLOCK, "make_block"},
-    {IR_FS_MAKE_SYM, "make_sym"},     {IR_FS_REFER, "refer"},
-    {IR_FS_TRUNCATE, "truncate"},     {IR_FS_IOCTL_DEV, "ioctl_dev"},
+    {IR_FS_EXECUTE, "execute"},		  {IR_FS_WRITE_FILE, "write_file"},
+    {IR_FS_READ_FILE, "read_file"},	  {IR_FS_READ_DIR, "read_dir"},
+    {IR_FS_REMOVE_DIR, "remove_dir"},	  {IR_FS_REMOVE_FILE, "remove_file"},
+    {IR_FS_MAKE_CHAR, "make_char"},	  {IR_FS_MAKE_DIR, "make_dir"},
+    {IR_FS_MAKE_REG, "make_reg"},	  {IR_FS_MAKE_SOCK, "make_sock"},
+    {IR_FS_MAKE_FIFO, "make_fifo"},	  {IR_FS_MAKE_BLOCK, "make_block"},
+    {IR_FS_MAKE_SYM, "make_sym"},	  {IR_FS_REFER, "refer"},
+    {IR_FS_TRUNCATE, "truncate"},	  {IR_FS_IOCTL_DEV, "ioctl_dev"},
+    {IR_FS_CONNECT_UNIX, "connect_unix"},
 };
 
 /* Quotes a path when it holds anything a bare word could not. */
@@ -56,18 +57,51 @@ static void put_word(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* A value in the largest unit that states it exactly. */
+static void print_scaled(FILE *out, uint64_t v, const char *const *units,
+			 const uint64_t *scale, int n)
+{
+	int i;
+
+	for (i = n - 1; i > 0; i--)
+		if (v && v % scale[i] == 0)
+			break;
+	fprintf(out, "%" PRIu64 "%s", v / scale[i], units[i]);
+}
+
 static void print_fs(const struct ir_policy *p, FILE *out)
 {
 	uint32_t i, j;
 
-	fputs("  fs {\n", out);
+	fputs(p->fs.mode == IR_VIEW_BEST_EFFORT ? "  fs best_effort {\n"
+						: "  fs {\n",
+	      out);
 	for (i = 0; i < p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
 		const char *sep = "";
 
 		const char *group = ir_fs_group_name(r->rights);
 
-		if (group) {
+		if (r->kind != IR_FS_GRANT) {
+			fprintf(out, "    %s ", ir_fs_kind_name(r->kind));
+			put_word(out, r->path);
+			if (r->kind == IR_FS_TMPFS) {
+				static const char *const u[] = {"B", "KiB",
+								"MiB", "GiB"};
+				static const uint64_t sc[] = {
+				    1, 1ull << 10, 1ull << 20, 1ull << 30};
+
+				fputc(' ', out);
+				print_scaled(out, r->size, u, sc, 4);
+				if (r->rights & IR_FS_EXECUTE)
+					fputs(" exec", out);
+			}
+			fputc('\n', out);
+			continue;
+		}
+		if (r->rights == IR_FS_CONNECT_UNIX) {
+			fputs("    socket ", out);
+		} else if (group) {
 			fprintf(out, "    %s ", group);
 		} else {
 			fputs("    allow ", out);
@@ -283,18 +317,6 @@ static void print_syscalls(const struct ir_policy *p, FILE *out)
 	fputs("  }\n", out);
 }
 
-/* A value in the largest unit that states it exactly. */
-static void print_scaled(FILE *out, uint64_t v, const char *const *units,
-			 const uint64_t *scale, int n)
-{
-	int i;
-
-	for (i = n - 1; i > 0; i--)
-		if (v && v % scale[i] == 0)
-			break;
-	fprintf(out, "%" PRIu64 "%s", v / scale[i], units[i]);
-}
-
 /*
  * Every limit in force, the defaults included (the IR has them written
  * out). Without a limits block they follow as a comment: the text stays a
@@ -391,6 +413,8 @@ int ir_print(const struct ir_policy *p, FILE *out)
 	if (p->landlock.present)
 		fprintf(out, "  landlock abi >= %u %s\n", p->landlock.abi_min,
 			ll[p->landlock.mode & 1]);
+	if (p->user.present)
+		fprintf(out, "  user %u:%u\n", p->user.uid, p->user.gid);
 	if (p->fs.present)
 		print_fs(p, out);
 	if (p->net.present)

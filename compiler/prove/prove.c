@@ -15,6 +15,7 @@ static const char *const dim_names[PROVE_DIM_COUNT] = {
     [PROVE_DIM_SYSCALLS] = "syscalls", [PROVE_DIM_FS] = "fs",
     [PROVE_DIM_NET] = "net",	       [PROVE_DIM_LIMITS] = "limits",
     [PROVE_DIM_ENV] = "env",	       [PROVE_DIM_LANDLOCK] = "landlock",
+    [PROVE_DIM_USER] = "user",
 };
 
 const char *prove_dim_name(enum prove_dim d)
@@ -88,15 +89,16 @@ int prove_fail(struct prover *pv, int rc, const char *fmt, ...)
 
 void prove_rights_str(struct sbuf *b, uint32_t rights)
 {
-	static const char *const names[16] = {
-	    "execute",	  "write_file",	 "read_file", "read_dir",
-	    "remove_dir", "remove_file", "make_char", "make_dir",
-	    "make_reg",	  "make_sock",	 "make_fifo", "make_block",
-	    "make_sym",	  "refer",	 "truncate",  "ioctl_dev",
+	static const char *const names[17] = {
+	    "execute",	    "write_file",  "read_file", "read_dir",
+	    "remove_dir",   "remove_file", "make_char", "make_dir",
+	    "make_reg",	    "make_sock",   "make_fifo", "make_block",
+	    "make_sym",	    "refer",	   "truncate",	"ioctl_dev",
+	    "connect_unix",
 	};
 	int first = 1;
 
-	for (unsigned i = 0; i < 16; i++) {
+	for (unsigned i = 0; i < 17; i++) {
 		if (!(rights & (1u << i)))
 			continue;
 		sb_printf(b, "%s%s", first ? "" : ",", names[i]);
@@ -115,6 +117,9 @@ void prove_finding_free(struct prove_finding *f)
 	free(f->old_s);
 	free(f->why);
 	free(f->fs.path);
+	free(f->fs.var);
+	free(f->fs.target);
+	free(f->fs.under);
 	free(f->net.name);
 	memset(f, 0, sizeof(*f));
 }
@@ -158,8 +163,8 @@ int prove_boundary(const struct ir_policy *old, const struct ir_policy *nw,
 		   char *err, size_t errlen)
 {
 	static int (*const dims[PROVE_DIM_COUNT])(struct prover *) = {
-	    prove_syscalls, prove_fs,  prove_net,
-	    prove_limits,   prove_env, prove_landlock,
+	    prove_syscalls, prove_fs,	    prove_net,	    prove_limits,
+	    prove_env,	    prove_landlock, prove_user_dim,
 	};
 	struct prover pv = {
 	    .old = old,

@@ -41,6 +41,7 @@ enum prove_dim {
 	PROVE_DIM_LIMITS,
 	PROVE_DIM_ENV,
 	PROVE_DIM_LANDLOCK,
+	PROVE_DIM_USER,
 	PROVE_DIM_COUNT
 };
 
@@ -70,6 +71,10 @@ struct prove_fs_point {
 	char *path;
 	uint32_t rights;
 	int symlink;
+	uint8_t own;	   /* a mount of NEW's own (its kind) is the finding */
+	char *var, *under; /* the world binds var inside under, else NULL */
+	int noview;	   /* the world without the view (fs best_effort) */
+	char *target;	   /* the symlink's target, if not the fresh one */
 };
 
 enum prove_net_kind {
@@ -183,6 +188,17 @@ struct ir_action prove_sys_action(const struct ir_policy *p,
 struct prove_fs_world {
 	const char *fresh;
 	const char *symlink;
+	/*
+	 * var (a variable's name, HOME for ~) bound to a fresh folder inside
+	 * the literal folder `under` (a mount of the boundary's own) instead
+	 * of a fresh one of its own; NULL: every variable fresh.
+	 */
+	const char *var, *under;
+	/* The box runs without its view: `fs best_effort` where the view
+	 * cannot be had (Landlock alone, the host's tree). */
+	int noview;
+	/* The symlink's target, when not prove_fs_target()'s. */
+	const char *target;
 };
 
 /* "/FRESH/target" into buf; returns buf. */
@@ -211,5 +227,16 @@ int prove_ll_scoped(const struct ir_policy *p, uint32_t abi);
 
 /* The rights the Landlock ruleset of p handles (denies unless granted). */
 uint32_t prove_fs_handled(const struct ir_policy *p);
+
+/*
+ * The box's own mount at the literal path `path` in world w (its kind,
+ * IR_FS_GRANT when the path is the host's or not in the view), with its
+ * rights and size.
+ */
+uint8_t prove_fs_own(const struct ir_policy *p, const struct prove_fs_world *w,
+		     const char *path, uint32_t *rights, uint64_t *size);
+
+/* Who the box runs as: "uid:gid", or "the caller" (a static string). */
+const char *prove_user(const struct ir_policy *p, char *buf, size_t len);
 
 #endif

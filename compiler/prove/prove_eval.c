@@ -42,9 +42,36 @@ uint32_t prove_fs_handled(const struct ir_policy *p)
 	/*
 	 * Without an fs block there is no Landlock ruleset, so nothing is
 	 * handled. With one, every filesystem right is handled: a right no
-	 * rule grants is denied everywhere. The backend's one definition.
+	 * rule grants is denied everywhere; connect_unix only when a grant
+	 * lacks it (the view hides every other socket). The backend's one
+	 * definition.
 	 */
 	return landlock_handled_fs(p);
+}
+
+/* Rights that change the tree: without one, a mount is read-only. */
+#define EVAL_WRITE                                                             \
+	(IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR | IR_FS_REMOVE_FILE |             \
+	 IR_FS_MAKE_CHAR | IR_FS_MAKE_DIR | IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | \
+	 IR_FS_MAKE_FIFO | IR_FS_MAKE_BLOCK | IR_FS_MAKE_SYM | IR_FS_REFER |   \
+	 IR_FS_TRUNCATE)
+
+/*
+ * What a mount made from grants with these rights lets through: read-only
+ * takes every right that changes the tree, noexec execute, nodev the use
+ * of devices (ioctl_dev).
+ */
+static uint32_t mount_lets(uint32_t grants)
+{
+	uint32_t m = IR_FS_ALL;
+
+	if (!(grants & EVAL_WRITE))
+		m &= ~(uint32_t)EVAL_WRITE;
+	if (!(grants & IR_FS_EXECUTE))
+		m &= ~(uint32_t)IR_FS_EXECUTE;
+	if (!(grants & (IR_FS_IOCTL_DEV | IR_FS_MAKE_CHAR | IR_FS_MAKE_BLOCK)))
+		m &= ~(uint32_t)IR_FS_IOCTL_DEV;
+	return m;
 }
 
 const char *prove_fs_target(const char *fresh, char *buf, size_t len)
@@ -54,19 +81,29 @@ const char *prove_fs_target(const char *fresh, char *buf, size_t len)
 }
 
 /* A path in policy spelling made literal in the world; NULL on OOM. */
-static char *bind(const char *path, const char *fresh)
+static char *bind_in(const char *path, const struct prove_fs_world *w)
 {
-	const char *rest = path, *end;
+	const char *rest = path, *end, *name = "HOME", *fresh = w->fresh;
+	int nlen = 4, n;
 	char *out = NULL;
-	int n;
 
 	if (path[0] == '~') {
 		/* polexec binds ~ as ${HOME}, the caller's HOME */
-		n = asprintf(&out, "/%s/var/HOME%s", fresh, path + 1);
+		rest = path + 1;
 	} else if (path[0] == '$' && (end = strchr(path, '}'))) {
 		rest = end + 1;
-		n = asprintf(&out, "/%s/var/%.*s%s", fresh,
-			     (int)(end - path - 2), path + 2, rest);
+		name = path + 2;
+		nlen = (int)(end - path - 2);
+	}
+	if (path[0] == '~' || path[0] == '$') {
+		if (w->var && (int)strlen(w->var) == nlen &&
+		    !strncmp(w->var, name, (size_t)nlen))
+			n = asprintf(&out, "%s/%s-%.*s%s",
+				     strcmp(w->under, "/") ? w->under : "",
+				     fresh, nlen, name, rest);
+		else
+			n = asprintf(&out, "/%s/var/%.*s%s", fresh, nlen, name,
+				     rest);
 	} else {
 		out = strdup(path);
 		n = out ? 0 : -1;
@@ -84,37 +121,39 @@ static int holds(const char *a, const char *b)
 	return !strncmp(a, b, la) && (b[la] == '\0' || b[la] == '/');
 }
 
-uint32_t prove_fs_rights(const struct ir_policy *p,
-			 const struct prove_fs_world *w, const char *path)
+/*
+ * The rule of p on the literal path `path` in world w, or one holding it:
+ * each one that lies on the way calls fn. Symbolic links follow the
+ * world: a rule through the symlink is not installed without `follow`,
+ * and lands on the target with it. Returns -1 when out of memory.
+ */
+static int each_rule(
+    const struct ir_policy *p, const struct prove_fs_world *w, const char *path,
+    void (*fn)(const struct ir_fs_rule *r, size_t len, void *arg), void *arg)
 {
 	char target[128];
-	char *q = NULL, *s = NULL;
-	uint32_t acc = IR_FS_ALL & ~prove_fs_handled(p);
-	uint32_t fail = IR_FS_ALL + 1;
+	char *s = NULL;
+	int rc = 0;
 
-	if (!p->fs.present)
-		return IR_FS_ALL;
-	prove_fs_target(w->fresh, target, sizeof(target));
-	q = bind(path, w->fresh);
-	if (!q)
-		return fail;
+	if (w->target)
+		snprintf(target, sizeof(target), "%s", w->target);
+	else
+		prove_fs_target(w->fresh, target, sizeof(target));
 	if (w->symlink) {
-		s = bind(w->symlink, w->fresh);
-		if (!s) {
-			free(q);
-			return fail;
-		}
+		s = bind_in(w->symlink, w);
+		if (!s)
+			return -1;
 		if (!strcmp(s, "/")) { /* "/" is never a symlink */
 			free(s);
 			s = NULL;
 		}
 	}
-	for (uint32_t i = 0; i < p->fs.nrules; i++) {
+	for (uint32_t i = 0; i < p->fs.nrules && !rc; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
-		char *l = bind(r->path, w->fresh), *res = NULL;
+		char *l = bind_in(r->path, w), *res = NULL;
 
 		if (!l) {
-			acc = fail;
+			rc = -1;
 			break;
 		}
 		if (s && holds(s, l)) {
@@ -130,19 +169,94 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 			}
 			if (asprintf(&res, "%s%s", target, l + strlen(s)) < 0) {
 				free(l);
-				acc = fail;
+				rc = -1;
 				break;
 			}
 			free(l);
 			l = res;
 		}
-		if (holds(l, q))
-			acc |= r->rights;
+		if (holds(l, path))
+			fn(r, strcmp(l, "/") ? strlen(l) : 0, arg);
 		free(l);
 	}
-	free(q);
 	free(s);
-	return acc;
+	return rc;
+}
+
+struct at {
+	int noview;
+	uint32_t all, grants;
+	long deepest; /* length of the deepest rule holding it */
+	const struct ir_fs_rule *own; /* the deepest, when it is not a grant */
+};
+
+static void at_rule(const struct ir_fs_rule *r, size_t len, void *arg)
+{
+	struct at *a = arg;
+
+	if (a->noview && r->kind != IR_FS_GRANT)
+		return; /* without the view there is no mount of its own */
+	a->all |= r->rights;
+	if (r->kind == IR_FS_GRANT)
+		a->grants |= r->rights;
+	if ((long)len > a->deepest) {
+		a->deepest = (long)len;
+		a->own = r->kind == IR_FS_GRANT ? NULL : r;
+	}
+}
+
+uint32_t prove_fs_rights(const struct ir_policy *p,
+			 const struct prove_fs_world *w, const char *path)
+{
+	struct at a = {w->noview, IR_FS_ALL & ~prove_fs_handled(p), 0, -1,
+		       NULL};
+	char *q;
+	int rc;
+
+	if (!p->fs.present)
+		return IR_FS_ALL;
+	q = bind_in(path, w);
+	if (!q)
+		return IR_FS_ALL + 1;
+	rc = each_rule(p, w, q, at_rule, &a);
+	free(q);
+	if (rc)
+		return IR_FS_ALL + 1;
+	/*
+	 * Landlock alone: the rights the ruleset leaves free, and those of
+	 * every rule on the way. With the view, a path the view does not
+	 * show, or under a mount of the box's own, is none of the host's
+	 * (nothing of it is there); else the same, less what the mount of
+	 * the grants holding it takes away.
+	 */
+	if (a.noview)
+		return a.all;
+	if (a.deepest < 0 || a.own)
+		return 0;
+	return a.all & mount_lets(a.grants);
+}
+
+uint8_t prove_fs_own(const struct ir_policy *p, const struct prove_fs_world *w,
+		     const char *path, uint32_t *rights, uint64_t *size)
+{
+	struct at a = {0, 0, 0, -1, NULL};
+
+	*rights = 0;
+	*size = 0;
+	if (!p->fs.present || w->noview || each_rule(p, w, path, at_rule, &a) ||
+	    !a.own || strcmp(a.own->path, path))
+		return IR_FS_GRANT;
+	*rights = a.own->rights;
+	*size = a.own->size;
+	return a.own->kind;
+}
+
+const char *prove_user(const struct ir_policy *p, char *buf, size_t len)
+{
+	if (!p->user.present)
+		return "the caller's own";
+	snprintf(buf, len, "%u:%u", p->user.uid, p->user.gid);
+	return buf;
 }
 
 /* ---- Network --------------------------------------------------------- */

@@ -1,28 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The filesystem dimension: every path and every Landlock right.
+ * The filesystem dimension: every path and every Landlock right, in the
+ * box's own view (docs/VIEW.md).
  *
- * The model (Landlock's): a rule grants its rights on its folder and
+ * The model. Landlock's: a rule grants its rights on its folder and
  * everything beneath it; a nested rule adds rights, it never removes any.
- * So the rights at a path p are those the ruleset does not handle, plus
- * the union of the rules on p and on the folders holding p. NEW is within
- * OLD iff at every path, in every world, NEW's rights are a subset of OLD's.
+ * The view's, on top: the box sees a host path only beneath a grant, and
+ * not beneath a mount of its own (tmpfs, dev, proc) that is deeper than
+ * every grant holding the path; where it sees it, the mount the grants
+ * make takes away what none of them has (read-only without a right that
+ * changes the tree, noexec without execute, nodev without a device
+ * right). So the rights on the host's data at a path p are: none when the
+ * deepest rule holding p is a mount of the box's own or no rule holds p;
+ * else the rights the ruleset leaves free plus the union of every rule
+ * holding p (the box's own mounts' Landlock rules count too), less what
+ * the grants' mount takes. A mount of the box's own grants nothing of
+ * the host; it is itself a thing the box gets, compared by kind, size
+ * and rights against what the boundary has at that path.
+ *
+ * NEW is within OLD iff in every world, at every path, NEW's rights on
+ * host data are OLD's or fewer, and every mount of NEW's own is matched
+ * (the same kind at the same path, no larger, no more rights) or covered
+ * by OLD's rights on the host's folder there.
  *
  * Paths are strings (the semantic pass normalized them and refused `..`).
  * A root is `/`, `~` or a `${VAR}`; polexec binds `~` and variables at
  * run time to any folder, the same one for both policies. The worlds also
- * decide which rule paths are symlinks. Exactly:
+ * decide which rule paths are symlinks, and whether the view is there.
+ * Exactly:
  *
- *   - Literal world (no symlinks; every variable bound to a fresh folder
- *     outside every rule path): check p = each NEW rule path. Rights at a
- *     path only change at rule paths, and OLD's only grow going down, so
- *     a path beneath p exceeds only if p does. A right NEW holds at p
- *     through a NEW rule above p exceeds there too, so each rule reports
- *     only its own rights. With variables fresh, OLD's rights under
- *     ${VAR} are those of its `/` rule and its own ${VAR} rules, the least
- *     any binding gives; NEW's rights under ${VAR} from its other roots
- *     are covered by the checks of those roots. So a fresh binding is the
- *     worst case and the check is exact for every binding.
+ *   - Fresh world (no symlinks; every variable bound to a fresh folder
+ *     outside every rule path): check p = each NEW rule path, and each
+ *     of OLD's own mounts. NEW's rights only grow going down, and change
+ *     only at NEW's rules; OLD's grow too, except at OLD's own mounts,
+ *     where they drop to none. So a path beneath a NEW rule exceeds only
+ *     if the rule's path or an own mount of OLD's does. Rights NEW holds
+ *     at p through a grant above p are reported there, so each rule
+ *     reports its own rights and those its own mounts above it lend it.
+ *   - A variable NEW uses, bound inside one of OLD's own mounts: there
+ *     OLD sees only what its own rules on that variable show, so each
+ *     such binding is a world of its own (binding it anywhere else only
+ *     gives OLD more).
  *   - `follow`: a NEW rule on p with `follow` grants its rights on
  *     whatever p points to when p is a symlink; the worst target is a
  *     fresh folder, where OLD grants its `/` rule's rights and, if OLD
@@ -33,10 +51,16 @@
  *     of the boundary (docs/PROVER.md, "Start conditions"). A rule on a
  *     missing path grants nothing, skipped or refused, so `optional` is
  *     never compared.
- *   - No fs block: no Landlock ruleset, every right everywhere.
+ *   - `fs best_effort`: where the view cannot be had, the box runs on the
+ *     host's tree with Landlock alone. NEW best_effort against OLD
+ *     require is one finding; both best_effort, that world is compared
+ *     with Landlock's model alone.
+ *   - No fs block: no Landlock ruleset and no view, every right
+ *     everywhere.
  */
 #include "prove_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +77,19 @@ struct fpath {
 
 struct fsv {
 	const struct ir_policy *p;
+	int noview;    /* Landlock's model alone: the own mounts are absent */
 	uint32_t free; /* rights granted everywhere (not handled) */
 	uint32_t root; /* rights of the rule on `/` */
 	struct fpath *f;
 	uint32_t n;
 };
+
+/* Rights that change the tree (a read-only mount takes them). */
+#define FS_WRITE                                                               \
+	(IR_FS_WRITE_FILE | IR_FS_REMOVE_DIR | IR_FS_REMOVE_FILE |             \
+	 IR_FS_MAKE_CHAR | IR_FS_MAKE_DIR | IR_FS_MAKE_REG | IR_FS_MAKE_SOCK | \
+	 IR_FS_MAKE_FIFO | IR_FS_MAKE_BLOCK | IR_FS_MAKE_SYM | IR_FS_REFER |   \
+	 IR_FS_TRUNCATE)
 
 static void split(const char *path, struct fpath *f)
 {
@@ -91,10 +123,16 @@ static int above(const struct fpath *a, const struct fpath *b)
 	       (b->rest[la] == '\0' || b->rest[la] == '/');
 }
 
-static int view(struct fsv *v, const struct ir_policy *p)
+static int is_own(const struct fsv *v, uint32_t i)
+{
+	return v->p->fs.rules[i].kind != IR_FS_GRANT;
+}
+
+static int view(struct fsv *v, const struct ir_policy *p, int noview)
 {
 	memset(v, 0, sizeof(*v));
 	v->p = p;
+	v->noview = noview;
 	v->free = IR_FS_ALL & ~prove_fs_handled(p);
 	if (!p->fs.present)
 		return PROVE_OK;
@@ -110,15 +148,61 @@ static int view(struct fsv *v, const struct ir_policy *p)
 	return PROVE_OK;
 }
 
-/* Rights at q in the literal world with every root bound fresh. */
+/* What the mount of grants with these rights lets through. */
+static uint32_t lets(uint32_t grants)
+{
+	uint32_t m = IR_FS_ALL;
+
+	if (!(grants & FS_WRITE))
+		m &= ~(uint32_t)FS_WRITE;
+	if (!(grants & IR_FS_EXECUTE))
+		m &= ~(uint32_t)IR_FS_EXECUTE;
+	if (!(grants & (IR_FS_IOCTL_DEV | IR_FS_MAKE_CHAR | IR_FS_MAKE_BLOCK)))
+		m &= ~(uint32_t)IR_FS_IOCTL_DEV;
+	return m;
+}
+
+/*
+ * Rights at q on the host's data in the fresh world (the header's model);
+ * *own gets the rights the box's own mounts above q lend it.
+ */
+static uint32_t eff_own(const struct fsv *v, const struct fpath *q,
+			uint32_t *own)
+{
+	uint32_t all = v->free | v->root, grants = v->root;
+	long deepest = v->root || !v->p->fs.present ? 0 : -1;
+	int hidden = 0;
+
+	*own = 0;
+	if (!v->p->fs.present)
+		return IR_FS_ALL;
+	for (uint32_t i = 0; i < v->n; i++) {
+		long len = (long)strlen(v->f[i].rest);
+
+		if (!above(&v->f[i], q) || (v->noview && is_own(v, i)))
+			continue;
+		all |= v->p->fs.rules[i].rights;
+		if (is_own(v, i))
+			*own |= v->p->fs.rules[i].rights;
+		else
+			grants |= v->p->fs.rules[i].rights;
+		if (len >= deepest) {
+			deepest = len;
+			hidden = is_own(v, i);
+		}
+	}
+	if (v->noview)
+		return all;
+	if (deepest < 0 || hidden)
+		return 0;
+	return all & lets(grants);
+}
+
 static uint32_t eff(const struct fsv *v, const struct fpath *q)
 {
-	uint32_t acc = v->free | v->root;
+	uint32_t own;
 
-	for (uint32_t i = 0; i < v->n; i++)
-		if (above(&v->f[i], q))
-			acc |= v->p->fs.rules[i].rights;
-	return acc;
+	return eff_own(v, q, &own);
 }
 
 static int same_folder(const struct fpath *a, const struct fpath *b)
@@ -158,11 +242,10 @@ static void pick_fresh(struct prover *pv, char *buf, size_t len)
 
 			for (uint32_t i = 0; i < fs->nrules && !clash; i++) {
 				const char *r = fs->rules[i].path;
-				size_t n = strlen(buf);
+				const char *c = strstr(r, buf);
 
-				clash = r[0] == '/' &&
-					!strncmp(r + 1, buf, n) &&
-					(r[1 + n] == '\0' || r[1 + n] == '/');
+				/* also inside an own mount: a variable there */
+				clash = c && c[-1] == '/';
 			}
 		}
 		if (!clash)
@@ -170,21 +253,53 @@ static void pick_fresh(struct prover *pv, char *buf, size_t len)
 	}
 }
 
-/* Re-check the rights with the concrete evaluator, then record. */
-static int report(struct prover *pv, const char *path, uint32_t rights,
-		  int symlink, const char *new_s, const char *old_s)
+static int record(struct prover *pv, char *witness, const char *new_s,
+		  const char *old_s, const char *path, uint32_t rights,
+		  const struct prove_fs_world *w, uint8_t own)
 {
-	struct prove_fs_world w = {pv->res->fresh, symlink ? path : NULL};
 	struct prove_finding f = {0};
+
+	f.dim = PROVE_DIM_FS;
+	f.witness = witness;
+	f.new_s = strdup(new_s);
+	f.old_s = strdup(old_s);
+	f.kind = PROVE_PT_FS;
+	f.fs.path = strdup(path);
+	f.fs.rights = rights;
+	f.fs.own = own;
+	f.fs.symlink = w && w->symlink;
+	f.fs.noview = w && w->noview;
+	if (w && w->target && !(f.fs.target = strdup(w->target))) {
+		prove_finding_free(&f);
+		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	}
+	if (w && w->var) {
+		f.fs.var = strdup(w->var);
+		f.fs.under = strdup(w->under);
+	}
+	if (!f.fs.path || (w && w->var && (!f.fs.var || !f.fs.under))) {
+		prove_finding_free(&f);
+		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	}
+	return prove_add(pv, 0, &f);
+}
+
+/* Re-check the rights with the concrete evaluator in w, then record. */
+static int report_in(struct prover *pv, const struct prove_fs_world *w,
+		     const char *path, uint32_t rights, const char *new_s,
+		     const char *old_s)
+{
 	struct sbuf s = {0};
 	char target[128];
 	const char *q = path;
 	uint32_t rn, ro;
 
-	if (symlink)
+	if (w->symlink && w->target)
+		q = w->target;
+	else if (w->symlink)
 		q = prove_fs_target(pv->res->fresh, target, sizeof(target));
-	rn = prove_fs_rights(pv->nw, &w, q);
-	ro = prove_fs_rights(pv->old, &w, q);
+	rn = prove_fs_rights(pv->nw, w, q);
+	ro = prove_fs_rights(pv->old, w, q);
 	if (rn > IR_FS_ALL || ro > IR_FS_ALL)
 		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
 	if ((rn & rights) != rights || (ro & rights))
@@ -193,23 +308,61 @@ static int report(struct prover *pv, const char *path, uint32_t rights,
 				  "re-check",
 				  path);
 	prove_rights_str(&s, rights);
-	if (symlink)
+	if (w->symlink && w->target)
+		sb_printf(&s, " on the target of symlink %s (follow), %s", path,
+			  w->target);
+	else if (w->symlink)
 		sb_printf(&s, " on the target of symlink %s (follow)", path);
 	else
 		sb_printf(&s, " on %s", path);
-	f.dim = PROVE_DIM_FS;
-	f.witness = sb_take(&s);
-	f.new_s = strdup(new_s);
-	f.old_s = strdup(old_s);
-	f.kind = PROVE_PT_FS;
-	f.fs.path = strdup(path);
-	f.fs.rights = rights;
-	f.fs.symlink = symlink;
-	if (!f.fs.path) {
-		prove_finding_free(&f);
-		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	if (w->var)
+		sb_printf(&s, " (%s bound inside %s)", w->var, w->under);
+	if (w->noview)
+		sb_printf(&s, " (without the view: no user namespace, "
+			      "fs best_effort)");
+	return record(pv, sb_take(&s), new_s, old_s, path, rights, w, 0);
+}
+
+static int report(struct prover *pv, const char *path, uint32_t rights,
+		  int symlink, const char *new_s, const char *old_s, int noview)
+{
+	struct prove_fs_world w = {
+	    pv->res->fresh, symlink ? path : NULL, NULL, NULL, noview, NULL};
+
+	return report_in(pv, &w, path, rights, new_s, old_s);
+}
+
+/*
+ * A target inside one of OLD's own mounts: there OLD shows nothing of the
+ * host but what its own rule on p follows to; those rights on the
+ * target's data are, as everywhere, the union of OLD's rules holding it
+ * (its `/` and that mount's own among them) less what the binds take.
+ */
+static int follow_inside(struct prover *pv, const struct ir_fs_rule *r,
+			 const struct fpath *q, const struct fsv *ov)
+{
+	uint32_t fr = follow_rights(ov, q);
+
+	for (uint32_t j = 0; j < ov->n; j++) {
+		const char *under = pv->old->fs.rules[j].path;
+		uint32_t at = fr ? (fr | ov->free | ov->root |
+				    pv->old->fs.rules[j].rights) &
+				       lets(fr | ov->root)
+				 : 0;
+		struct prove_fs_world w = {pv->res->fresh, r->path, NULL,
+					   NULL,	   0,	    NULL};
+		char target[IR_MAX_STR];
+
+		/* the link may not hold the mount the target lies in */
+		if (!is_own(ov, j) || above(q, &ov->f[j]) || !(r->rights & ~at))
+			continue;
+		snprintf(target, sizeof(target), "%s/%s-target", under,
+			 pv->res->fresh);
+		w.target = target;
+		return report_in(pv, &w, r->path, r->rights & ~at, "grants",
+				 "does not");
 	}
-	return prove_add(pv, 0, &f);
+	return PROVE_OK;
 }
 
 static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
@@ -219,10 +372,14 @@ static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
 	for (uint32_t i = 0; i < nv->n && !rc; i++) {
 		const struct ir_fs_rule *r = &pv->nw->fs.rules[i];
 		const struct fpath *q = &nv->f[i];
-		uint32_t lit = r->rights & ~eff(ov, q), fol;
+		uint32_t own, got = eff_own(nv, q, &own), lit, fol;
 
+		if (is_own(nv, i))
+			continue;
+		lit = (r->rights | own) & got & ~eff(ov, q);
 		if (lit)
-			rc = report(pv, r->path, lit, 0, "grants", "does not");
+			rc = report(pv, r->path, lit, 0, "grants", "does not",
+				    nv->noview);
 		if (!rc && (r->flags & IR_FS_FOLLOW) && strcmp(r->path, "/")) {
 			/* What OLD grants on a fresh target of p. */
 			uint32_t at =
@@ -231,40 +388,285 @@ static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
 			fol = r->rights & ~at & ~lit;
 			if (fol)
 				rc = report(pv, r->path, fol, 1, "grants",
-					    "does not");
+					    "does not", nv->noview);
+			else if (!nv->noview)
+				rc = follow_inside(pv, r, q, ov);
 		}
 	}
 	return rc;
 }
 
-int prove_fs(struct prover *pv)
+/* "a tmpfs of its own (256MiB, rw)" into a new string. */
+static char *own_str(uint8_t kind, uint32_t rights, uint64_t size)
+{
+	struct sbuf s = {0};
+
+	sb_printf(&s, "a %s of its own", ir_fs_kind_name(kind));
+	if (kind == IR_FS_TMPFS)
+		sb_printf(&s, " (%" PRIu64 " bytes, %s)", size,
+			  rights & IR_FS_EXECUTE ? "rwx" : "rw");
+	return sb_take(&s);
+}
+
+/*
+ * OLD's own mounts: there OLD shows the box nothing of the host; NEW, if
+ * the deepest of its rules there is a grant, shows the host's data.
+ */
+static int olds_own(struct prover *pv, const struct fsv *nv,
+		    const struct fsv *ov)
+{
+	int rc = PROVE_OK;
+
+	for (uint32_t i = 0; i < ov->n && !rc; i++) {
+		const struct ir_fs_rule *r = &pv->old->fs.rules[i];
+		uint32_t got, own;
+		char *o;
+
+		if (!is_own(ov, i))
+			continue;
+		got = eff_own(nv, &ov->f[i], &own);
+		if (!got)
+			continue;
+		o = own_str(r->kind, r->rights, r->size);
+		if (!o)
+			return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+		rc = report(pv, r->path, got, 0, "grants the host's", o, 0);
+		free(o);
+	}
+	return rc;
+}
+
+/* The rule of v on exactly the folder q, or -1. */
+static long rule_on(const struct fsv *v, const struct fpath *q)
+{
+	for (uint32_t i = 0; i < v->n; i++)
+		if (same_folder(&v->f[i], q))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * NEW's own mounts: each must be matched by OLD's of the same kind there
+ * (no larger, no more rights) or covered by OLD's rights on the host's
+ * folder there. Re-checked with prove_fs_own() and prove_fs_rights().
+ */
+static int news_own(struct prover *pv, const struct fsv *nv,
+		    const struct fsv *ov)
+{
+	struct prove_fs_world w = {pv->res->fresh, NULL, NULL, NULL, 0, NULL};
+	int rc = PROVE_OK;
+
+	for (uint32_t i = 0; i < nv->n && !rc; i++) {
+		const struct ir_fs_rule *r = &pv->nw->fs.rules[i];
+		long j = rule_on(ov, &nv->f[i]);
+		const struct ir_fs_rule *o =
+		    j >= 0 ? &pv->old->fs.rules[j] : NULL;
+		uint32_t host = eff(ov, &nv->f[i]), orights, nrights;
+		uint64_t osize, nsize;
+		struct sbuf s = {0};
+		char *n, *os;
+
+		if (!is_own(nv, i))
+			continue;
+		if (o && o->kind == r->kind && !(r->rights & ~o->rights) &&
+		    r->size <= o->size)
+			continue;
+		if ((!o || o->kind == IR_FS_GRANT) && !(r->rights & ~host))
+			continue;
+		if (prove_fs_own(pv->nw, &w, r->path, &nrights, &nsize) !=
+			r->kind ||
+		    (prove_fs_own(pv->old, &w, r->path, &orights, &osize) ==
+			 r->kind &&
+		     !(nrights & ~orights) && nsize <= osize) ||
+		    (prove_fs_own(pv->old, &w, r->path, &orights, &osize) ==
+			 IR_FS_GRANT &&
+		     !(nrights & ~prove_fs_rights(pv->old, &w, r->path))))
+			return prove_fail(pv, PROVE_EINTERNAL,
+					  "internal error: own mount %s does "
+					  "not re-check",
+					  r->path);
+		n = own_str(r->kind, r->rights, r->size);
+		if (o && o->kind != IR_FS_GRANT) {
+			os = own_str(o->kind, o->rights, o->size);
+		} else {
+			prove_rights_str(&s, host);
+			sb_printf(&s, " on the host's folder");
+			os = sb_take(&s);
+		}
+		sb_printf(&s, "%s %s", ir_fs_kind_name(r->kind), r->path);
+		rc = n && os ? record(pv, sb_take(&s), n, os, r->path, 0, NULL,
+				      r->kind)
+			     : prove_fail(pv, PROVE_ENOMEM, "out of memory");
+		free(n);
+		free(os);
+	}
+	return rc;
+}
+
+/*
+ * v with the rules on the variable `var` moved inside the literal folder
+ * `under` (as polexec would bind it there): their paths become literal.
+ * The caller frees out->f and each *rest of those it moved (moved[i]).
+ */
+static int rebind(const struct fsv *v, const char *var, const char *under,
+		  const char *fresh, struct fsv *out, char **moved)
+{
+	size_t n = strlen(var);
+
+	*out = *v;
+	out->f = calloc(v->n + 1, sizeof(*out->f));
+	if (!out->f)
+		return PROVE_ENOMEM;
+	/* OLD's `/` holds the folder, but its own mount hides it there */
+	for (uint32_t i = 0; i < v->n; i++) {
+		const struct fpath *q = &v->f[i];
+
+		out->f[i] = *q;
+		moved[i] = NULL;
+		if (q->rootlen != n + 3 || strncmp(q->root + 2, var, n))
+			continue;
+		if (asprintf(&moved[i], "%s/%s-%s%s",
+			     strcmp(under, "/") ? under : "", fresh, var,
+			     q->rest) < 0) {
+			moved[i] = NULL;
+			return PROVE_ENOMEM;
+		}
+		out->f[i].root = "";
+		out->f[i].rootlen = 0;
+		out->f[i].rest = moved[i];
+	}
+	return PROVE_OK;
+}
+
+static void unbind(struct fsv *v, char **moved)
+{
+	for (uint32_t i = 0; i < v->n; i++)
+		free(moved[i]);
+	free(v->f);
+}
+
+/*
+ * NEW's variables bound inside OLD's own mounts: one world each. There
+ * OLD shows only what its rules on the variable show; binding it anywhere
+ * else outside every rule only gives OLD more than the fresh world does.
+ * Decided with eff() over both policies, the variable's rules made
+ * literal; re-checked in the world itself.
+ */
+static int vars_inside(struct prover *pv, const struct fsv *nv,
+		       const struct fsv *ov)
+{
+	char **mn = calloc(nv->n + 1, sizeof(*mn));
+	char **mo = calloc(ov->n + 1, sizeof(*mo));
+	int rc = mn && mo ? PROVE_OK : PROVE_ENOMEM;
+
+	for (uint32_t i = 0; i < nv->n && !rc; i++) {
+		const struct fpath *q = &nv->f[i];
+		char var[IR_MAX_STR];
+
+		if (!q->rootlen || is_own(nv, i))
+			continue;
+		snprintf(var, sizeof(var), "%.*s", (int)(q->rootlen - 3),
+			 q->root + 2);
+		for (uint32_t j = 0; j < ov->n && !rc; j++) {
+			const char *under = pv->old->fs.rules[j].path;
+			struct prove_fs_world w = {pv->res->fresh, NULL, var,
+						   under,	   0,	 NULL};
+			struct fsv n2, o2;
+			uint32_t own, lit;
+
+			if (!is_own(ov, j))
+				continue;
+			rc = rebind(nv, var, under, pv->res->fresh, &n2, mn);
+			if (!rc)
+				rc = rebind(ov, var, under, pv->res->fresh, &o2,
+					    mo);
+			else
+				memset(&o2, 0, sizeof(o2));
+			if (!rc) {
+				/* not the `/` rule's: hidden by the mount */
+				n2.root = o2.root = 0;
+				lit = (pv->nw->fs.rules[i].rights |
+				       (eff_own(&n2, &n2.f[i], &own), own)) &
+				      eff(&n2, &n2.f[i]) & ~eff(&o2, &n2.f[i]);
+				if (lit)
+					rc = report_in(
+					    pv, &w, pv->nw->fs.rules[i].path,
+					    lit, "grants", "does not");
+			}
+			if (n2.f)
+				unbind(&n2, mn);
+			if (o2.f)
+				unbind(&o2, mo);
+		}
+	}
+	free(mn);
+	free(mo);
+	return rc == PROVE_ENOMEM ? prove_fail(pv, rc, "out of memory") : rc;
+}
+
+/*
+ * The fresh world, with the view or (noview) with Landlock alone: rights
+ * NEW leaves free where OLD restricts them, NEW's rules; with the view,
+ * the own mounts of both and NEW's variables inside OLD's.
+ */
+static int compare(struct prover *pv, int noview)
 {
 	struct fsv nv, ov;
 	struct fpath slash;
+	uint32_t x;
 	int rc;
 
-	pick_fresh(pv, pv->res->fresh, sizeof(pv->res->fresh));
-	rc = view(&nv, pv->nw);
+	rc = view(&nv, pv->nw, noview);
 	if (!rc)
-		rc = view(&ov, pv->old);
+		rc = view(&ov, pv->old, noview);
 	else
 		memset(&ov, 0, sizeof(ov));
 	if (rc) {
 		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* Rights NEW leaves unrestricted, where OLD restricts them. */
+	/* Without a view what NEW's ruleset leaves free is free everywhere:
+	 * nothing hides it. */
 	split("/", &slash);
-	if (nv.free & ~eff(&ov, &slash))
-		rc = report(pv, "/", nv.free & ~eff(&ov, &slash), 0,
+	x = nv.free & ~eff(&ov, &slash);
+	if (x && (noview || !pv->nw->fs.present))
+		rc = report(pv, "/", x, 0,
 			    pv->nw->fs.present
 				? "grants (its ruleset does not handle them)"
 				: "grants (no fs block: no Landlock ruleset)",
-			    "does not");
+			    "does not", noview);
 	if (!rc)
 		rc = rules(pv, &nv, &ov);
+	if (!rc && !noview)
+		rc = olds_own(pv, &nv, &ov);
+	if (!rc && !noview)
+		rc = news_own(pv, &nv, &ov);
+	if (!rc && !noview)
+		rc = vars_inside(pv, &nv, &ov);
 out:
 	free(nv.f);
 	free(ov.f);
 	return rc;
+}
+
+int prove_fs(struct prover *pv)
+{
+	int rc;
+
+	pick_fresh(pv, pv->res->fresh, sizeof(pv->res->fresh));
+	rc = compare(pv, 0);
+	/* fs best_effort: the world without the view */
+	if (rc || !pv->nw->fs.present || pv->nw->fs.mode != IR_VIEW_BEST_EFFORT)
+		return rc;
+	if (pv->old->fs.present && pv->old->fs.mode != IR_VIEW_BEST_EFFORT) {
+		struct prove_finding f = {0};
+
+		f.dim = PROVE_DIM_FS;
+		f.witness = strdup("a caller without user namespaces");
+		f.new_s = strdup("best_effort: runs without its view, on "
+				 "the host's tree with Landlock alone");
+		f.old_s = strdup("require: refuses");
+		return prove_add(pv, 0, &f);
+	}
+	return compare(pv, 1);
 }

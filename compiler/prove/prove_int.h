@@ -69,5 +69,6 @@ int prove_net(struct prover *pv);
 int prove_limits(struct prover *pv);
 int prove_env(struct prover *pv);
 int prove_landlock(struct prover *pv);
+int prove_user_dim(struct prover *pv);
 
 #endif

@@ -409,3 +409,23 @@ int prove_landlock(struct prover *pv)
 	}
 	return rc;
 }
+
+/* ---- User ------------------------------------------------------------ */
+
+/*
+ * Who the box runs as. The worlds include who the caller is: a root
+ * caller's box without a user statement is root (capabilities dropped),
+ * which owns what root owns, and a box of uid U reaches what only U may.
+ * So any difference is a finding, in either direction.
+ */
+int prove_user_dim(struct prover *pv)
+{
+	char a[32], b[32];
+	const char *n = prove_user(pv->nw, a, sizeof(a));
+	const char *o = prove_user(pv->old, b, sizeof(b));
+
+	if (!strcmp(n, o))
+		return PROVE_OK;
+	return add(pv, PROVE_DIM_USER, strdup("the box's uid and gid"),
+		   strdup(n), strdup(o));
+}

@@ -14,7 +14,9 @@
  */
 #include "sema_int.h"
 
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +60,7 @@ void sema_unknown(struct sema *s, const struct ast_word *w, const char *what,
 }
 
 static const char *const top_keys[] = {
-    "use", "landlock", "fs", "net", "syscalls", "limits", "env",
+    "use", "landlock", "fs", "net", "syscalls", "limits", "env", "user",
 };
 
 /* `use std/base`: a fragment name is a relative path without `..`. */
@@ -158,6 +160,96 @@ syntax:
 		   "expected 'landlock [abi >= N] require|best_effort'");
 }
 
+/* A uid or gid: a decimal number below 2^32 - 1, or -1. */
+static long long id_number(const char *t, size_t n)
+{
+	long long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 10)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (t[i] < '0' || t[i] > '9')
+			return -1;
+		v = v * 10 + (t[i] - '0');
+	}
+	return v < 4294967295ll ? v : -1;
+}
+
+/*
+ * user UID[:GID] | NAME[:GROUP]. Names are resolved here, on the build
+ * machine (docs/VIEW.md): the artifact carries numbers, and the prover
+ * compares numbers. A UID alone takes GID = UID; a NAME alone its
+ * primary group.
+ */
+static void user(struct sema *s, const struct ast_stmt *st)
+{
+	const struct ast_word *w = &st->words[1];
+	const char *colon;
+	long long uid, gid = -1;
+	size_t ulen;
+
+	if (st->nwords != 2 || w->kind != AST_WORD || st->cond ||
+	    st->has_block) {
+		diag_error(s->d, st->loc,
+			   "expected 'user UID[:GID]' or 'user NAME[:GROUP]'");
+		return;
+	}
+	colon = strchr(w->text, ':');
+	ulen = colon ? (size_t)(colon - w->text) : strlen(w->text);
+	uid = id_number(w->text, ulen);
+	if (uid < 0) {
+		char name[64];
+		struct passwd *pw;
+
+		if (ulen == 0 || ulen >= sizeof(name)) {
+			diag_error(s->d, w->loc, "bad user '%s'", w->text);
+			return;
+		}
+		memcpy(name, w->text, ulen);
+		name[ulen] = '\0';
+		pw = getpwnam(name);
+		if (!pw) {
+			diag_error(s->d, w->loc,
+				   "no user '%s' on this machine (polc "
+				   "resolves names when it builds; give the "
+				   "number instead)",
+				   name);
+			return;
+		}
+		uid = pw->pw_uid;
+		gid = pw->pw_gid;
+	} else if (!colon) {
+		gid = uid;
+	}
+	if (colon) {
+		gid = id_number(colon + 1, strlen(colon + 1));
+		if (gid < 0) {
+			struct group *gr =
+			    colon[1] ? getgrnam(colon + 1) : NULL;
+
+			if (!gr) {
+				diag_error(s->d, w->loc,
+					   "no group '%s' on this machine "
+					   "(give the number instead)",
+					   colon + 1);
+				return;
+			}
+			gid = gr->gr_gid;
+		}
+	}
+	if (uid >= 4294967295ll || gid < 0 || gid >= 4294967295ll) {
+		diag_error(s->d, w->loc, "user '%s' out of range", w->text);
+		return;
+	}
+	if (sema_once(s, &s->user, st->loc, "user",
+		      (uint64_t)uid << 32 | (uint64_t)gid) != SEMA_TAKE)
+		return;
+	s->p->user.present = 1;
+	s->p->user.uid = (uint32_t)uid;
+	s->p->user.gid = (uint32_t)gid;
+}
+
 static void body(struct sema *s, const struct ast_stmt *v, size_t n)
 {
 	size_t i;
@@ -184,6 +276,8 @@ static void body(struct sema *s, const struct ast_stmt *v, size_t n)
 			sema_limits(s, st);
 		else if (!strcmp(k->text, "env"))
 			sema_env(s, st);
+		else if (!strcmp(k->text, "user"))
+			user(s, st);
 		else
 			sema_unknown(s, k, "section", top_keys,
 				     sizeof(top_keys) / sizeof(*top_keys));

@@ -13,23 +13,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const struct {
 	const char *name;
 	uint32_t bits;
 } fs_rights[] = {
-    {"execute", IR_FS_EXECUTE},	      {"write_file", IR_FS_WRITE_FILE},
-    {"read_file", IR_FS_READ_FILE},   {"read_dir", IR_FS_READ_DIR},
-    {"remove_dir", IR_FS_REMOVE_DIR}, {"remove_file", IR_FS_REMOVE_FILE},
-    {"make_char", IR_FS_MAKE_CHAR},   {"make_dir", IR_FS_MAKE_DIR},
-    {"make_reg", IR_FS_MAKE_REG},     {"make_sock", IR_FS_MAKE_SOCK},
-    {"make_fifo", IR_FS_MAKE_FIFO},   {"make_block", IR_FS_MAKE_BLOCK},
-    {"make_sym", IR_FS_MAKE_SYM},     {"refer", IR_FS_REFER},
-    {"truncate", IR_FS_TRUNCATE},     {"ioctl_dev", IR_FS_IOCTL_DEV},
+    {"execute", IR_FS_EXECUTE},		  {"write_file", IR_FS_WRITE_FILE},
+    {"read_file", IR_FS_READ_FILE},	  {"read_dir", IR_FS_READ_DIR},
+    {"remove_dir", IR_FS_REMOVE_DIR},	  {"remove_file", IR_FS_REMOVE_FILE},
+    {"make_char", IR_FS_MAKE_CHAR},	  {"make_dir", IR_FS_MAKE_DIR},
+    {"make_reg", IR_FS_MAKE_REG},	  {"make_sock", IR_FS_MAKE_SOCK},
+    {"make_fifo", IR_FS_MAKE_FIFO},	  {"make_block", IR_FS_MAKE_BLOCK},
+    {"make_sym", IR_FS_MAKE_SYM},	  {"refer", IR_FS_REFER},
+    {"truncate", IR_FS_TRUNCATE},	  {"ioctl_dev", IR_FS_IOCTL_DEV},
+    {"connect_unix", IR_FS_CONNECT_UNIX},
 };
 
-static const char *const fs_keys[] = {"ro",  "rx",    "rw",
-				      "rwx", "allow", "observe"};
+static const char *const fs_keys[] = {"ro",    "rx",	 "rw",	  "rwx",
+				      "allow", "socket", "tmpfs", "dev",
+				      "proc",  "observe"};
 
 /*
  * Normalizes `in` into a malloc'd path. A path starts with '/', '~' or a
@@ -121,42 +124,64 @@ static int fs_right(const struct ast_word *w, uint32_t *bits)
 	return -1;
 }
 
+/* What fs_add() records besides the path. */
+struct fs_what {
+	uint32_t rights, flags;
+	uint8_t kind;
+	uint64_t size;
+};
+
+static void fs_add_path(struct sema *s, struct loc loc, char *path,
+			const struct fs_what *what,
+			const struct ast_word *waiver);
+
 static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
 		   uint32_t flags, const struct ast_word *waiver)
 {
+	struct fs_what what = {rights, flags, IR_FS_GRANT, 0};
 	char *path = normalize_path(s, w);
+
+	if (path)
+		fs_add_path(s, w->loc, path, &what, waiver);
+}
+
+static void fs_add_path(struct sema *s, struct loc loc, char *path,
+			const struct fs_what *what,
+			const struct ast_word *waiver)
+{
+	uint32_t rights = what->rights, flags = what->flags;
 	struct compose c;
 	size_t i;
 	int v;
 
-	if (!path)
-		return;
 	/* A path is a key of composition (sema_compose.c). */
-	sema_compose_begin(&c, w->loc);
+	sema_compose_begin(&c, loc);
 	for (i = 0; i < s->nfs; i++) {
 		const struct fs_src *o = &s->fs[i];
 
 		if (!strcmp(o->rule.path, path))
 			sema_compose_with(s, &c, o->loc,
 					  o->rule.rights == rights &&
-					      o->rule.flags == flags);
+					      o->rule.flags == flags &&
+					      o->rule.kind == what->kind &&
+					      o->rule.size == what->size);
 	}
 	v = sema_compose_end(s, &c, path, "grant");
 	if (v == SEMA_DUP)
-		sema_dup(s, w->loc, c.at, "path", path);
+		sema_dup(s, loc, c.at, "path", path);
 	if (v == SEMA_CONFLICT) {
-		diag_error(s->d, w->loc,
+		diag_error(s->d, loc,
 			   "'%s' is granted other rights elsewhere; grant "
 			   "each path in one place",
 			   path);
-		sema_other(s, w->loc, c.at, "the other grant");
+		sema_other(s, loc, c.at, "the other grant");
 	}
 	if (v != SEMA_TAKE && v != SEMA_SAME) {
 		free(path);
 		return;
 	}
 	if (v == SEMA_TAKE && s->nfs >= IR_MAX_FS) {
-		diag_error(s->d, w->loc, "more than %d paths", IR_MAX_FS);
+		diag_error(s->d, loc, "more than %d paths", IR_MAX_FS);
 		free(path);
 		return;
 	}
@@ -167,12 +192,112 @@ static void fs_add(struct sema *s, const struct ast_word *w, uint32_t rights,
 	s->fs[s->nfs].rule.path = path;
 	s->fs[s->nfs].rule.rights = rights;
 	s->fs[s->nfs].rule.flags = flags;
-	s->fs[s->nfs].loc = w->loc;
+	s->fs[s->nfs].rule.kind = what->kind;
+	s->fs[s->nfs].rule.size = what->size;
+	s->fs[s->nfs].loc = loc;
 	s->fs[s->nfs].waived = waiver != NULL;
 	if (waiver)
 		s->fs[s->nfs].waiver = waiver->loc;
 	s->fs[s->nfs].restated = v == SEMA_SAME;
 	s->nfs++;
+}
+
+/* A path as a set-once setting's value (FNV-1a). */
+static uint64_t path_key(const char *p)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * The box's own mounts (docs/VIEW.md), a literal path each:
+ *   tmpfs PATH [SIZE] [exec]     an empty tmpfs, rw (rwx with exec)
+ *   dev [PATH]                   a minimal /dev (default /dev)
+ *   proc [PATH]                  a procfs of the box's pid namespace
+ */
+static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
+{
+	static const char *const deflt[] = {NULL, NULL, "/dev", "/proc"};
+	struct fs_what what = {kind == IR_FS_PROC  ? IR_FS_RO
+			       : kind == IR_FS_DEV ? IR_FS_DEV_RIGHTS
+						   : IR_FS_RW,
+			       0, kind, 0};
+	const struct ast_word *w = st->nwords > 1 ? &st->words[1] : NULL;
+	struct once *once = kind == IR_FS_DEV	 ? &s->fs_dev
+			    : kind == IR_FS_PROC ? &s->fs_proc
+						 : NULL;
+	struct loc loc = w ? w->loc : st->loc;
+	int sized = 0, rc;
+	char *path;
+	size_t i;
+
+	if (st->cond || st->has_block ||
+	    (w && w->kind != AST_WORD && w->kind != AST_STRING) ||
+	    (kind != IR_FS_TMPFS && st->nwords > 2) ||
+	    (kind == IR_FS_TMPFS && !w)) {
+		diag_error(s->d, st->loc,
+			   kind == IR_FS_TMPFS ? "expected 'tmpfs PATH [SIZE] "
+						 "[exec]'"
+					       : "expected '%s [PATH]'",
+			   ir_fs_kind_name(kind));
+		return;
+	}
+	path = w ? normalize_path(s, w) : strdup(deflt[kind]);
+	if (!path) {
+		if (!w)
+			s->oom = 1;
+		return;
+	}
+	/* One of each; fragments that say the same path merge. */
+	rc = once
+		 ? sema_once(s, once, st->loc,
+			     kind == IR_FS_DEV ? "dev" : "proc", path_key(path))
+		 : SEMA_TAKE;
+	if (rc < 0 || rc == SEMA_DROP) {
+		free(path);
+		return;
+	}
+	if (path[0] != '/' || !strcmp(path, "/")) {
+		diag_error(s->d, loc,
+			   "%s '%s': the box's own mounts take a literal "
+			   "absolute path other than / (no ~ or ${VAR})",
+			   ir_fs_kind_name(kind), path);
+		free(path);
+		return;
+	}
+	if (kind == IR_FS_TMPFS)
+		what.size = IR_TMPFS_DEFAULT_SIZE;
+	for (i = 2; i < st->nwords; i++) {
+		const struct ast_word *x = &st->words[i];
+
+		if (x->kind == AST_WORD && !strcmp(x->text, "exec") &&
+		    what.rights == IR_FS_RW) {
+			what.rights = IR_FS_RWX;
+		} else if (x->kind == AST_WORD && x->text[0] >= '0' &&
+			   x->text[0] <= '9' && kind == IR_FS_TMPFS &&
+			   !sized++) {
+			if (sema_size(s, x, &what.size)) {
+				free(path);
+				return;
+			}
+			if (what.size == 0 || what.size > IR_TMPFS_MAX_SIZE) {
+				diag_error(s->d, x->loc,
+					   "a tmpfs size is 1B to 1TiB");
+				free(path);
+				return;
+			}
+		} else {
+			diag_error(s->d, x->loc,
+				   "expected a size (256MiB) or 'exec' after "
+				   "the tmpfs path, each once");
+			free(path);
+			return;
+		}
+	}
+	fs_add_path(s, loc, path, &what, NULL);
 }
 
 /*
@@ -224,6 +349,7 @@ static void fs_observe(struct sema *s, const struct ast_stmt *st)
 /*
  * ro|rx|rw|rwx [optional] [follow] [unsafe] PATH...
  * allow RIGHT... on [optional] [follow] [unsafe] PATH...
+ * socket [optional] [follow] PATH...   (allow connect_unix on PATH...)
  * A flag word applies to the paths after it in the statement.
  */
 static void fs_stmt(struct sema *s, const struct ast_stmt *st)
@@ -241,7 +367,17 @@ static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 		fs_observe(s, st);
 		return;
 	}
-	if (!strcmp(k->text, "ro"))
+	if (!strcmp(k->text, "tmpfs") || !strcmp(k->text, "dev") ||
+	    !strcmp(k->text, "proc")) {
+		fs_own(s, st,
+		       k->text[0] == 't'   ? IR_FS_TMPFS
+		       : k->text[0] == 'd' ? IR_FS_DEV
+					   : IR_FS_PROC);
+		return;
+	}
+	if (!strcmp(k->text, "socket"))
+		rights = IR_FS_CONNECT_UNIX;
+	else if (!strcmp(k->text, "ro"))
 		rights = IR_FS_RO;
 	else if (!strcmp(k->text, "rx"))
 		rights = IR_FS_RX;
@@ -303,13 +439,28 @@ static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 			   flag->text);
 }
 
+/* fs [require|best_effort] { ... } */
 void sema_fs(struct sema *s, const struct ast_stmt *st)
 {
+	static const char *const modes[] = {"best_effort", "require"};
 	size_t i;
 
-	if (st->nwords != 1 || !st->has_block || st->cond) {
-		diag_error(s->d, st->loc, "expected 'fs { ... }'");
+	if (st->nwords > 2 || !st->has_block || st->cond ||
+	    (st->nwords == 2 && st->words[1].kind != AST_WORD)) {
+		diag_error(s->d, st->loc,
+			   "expected 'fs [require|best_effort] { ... }'");
 		return;
+	}
+	if (st->nwords == 2) {
+		const struct ast_word *w = &st->words[1];
+
+		if (strcmp(w->text, "require") &&
+		    strcmp(w->text, "best_effort"))
+			sema_unknown(s, w, "fs mode", modes, 2);
+		else if (sema_once(s, &s->fs_mode, st->loc, "fs mode",
+				   w->text[0]) == SEMA_TAKE)
+			s->p->fs.mode = w->text[0] == 'b' ? IR_VIEW_BEST_EFFORT
+							  : IR_VIEW_REQUIRE;
 	}
 	s->p->fs.present = 1;
 	for (i = 0; i < st->nchildren; i++)
@@ -352,9 +503,10 @@ static void lint_writes(struct sema *s)
 
 	for (i = 0; i < s->nfs; i++) {
 		const struct fs_src *f = &s->fs[i];
-		const char *why = f->rule.rights & FS_WRITE
-				      ? dangerous_write(f->rule.path)
-				      : NULL;
+		const char *why =
+		    f->rule.rights & FS_WRITE && f->rule.kind == IR_FS_GRANT
+			? dangerous_write(f->rule.path)
+			: NULL;
 
 		if (f->restated)
 			continue;
@@ -457,6 +609,7 @@ static void lint_secrets(struct sema *s)
 
 		if (f->restated ||
 		    !(f->rule.rights & (IR_FS_READ_FILE | IR_FS_READ_DIR)) ||
+		    f->rule.kind != IR_FS_GRANT ||
 		    build_machine_path(f->rule.path, home, dir, sizeof(dir)))
 			continue;
 		d = opendir(dir);
@@ -498,10 +651,129 @@ static void lint_secrets(struct sema *s)
 	}
 }
 
+/*
+ * Does a grant other than `self` hold `path` (a real path on this
+ * machine) with at least `rights`? Its path, or NULL.
+ */
+static const char *covered_by(const struct sema *s, size_t self,
+			      const char *path, uint32_t rights)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfs; i++) {
+		const struct ir_fs_rule *r = &s->fs[i].rule;
+		size_t n = strlen(r->path);
+
+		if (i == self || r->kind != IR_FS_GRANT || r->path[0] != '/' ||
+		    (r->rights & rights) != rights)
+			continue;
+		if (!strcmp(r->path, "/") ||
+		    (!strncmp(r->path, path, n) &&
+		     (path[n] == '/' || path[n] == '\0')))
+			return r->path;
+	}
+	return NULL;
+}
+
+/* The top-level links of a merged /usr, which the box's view copies. */
+static int merged_usr_link(const char *link)
+{
+	static const char *const names[] = {"/bin",   "/sbin",	"/lib",
+					    "/lib32", "/lib64", "/libx32"};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (!strcmp(link, names[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A warning for a grant whose literal path runs through a symbolic link
+ * on this machine (Debian 12's merged /usr: /lib is usr/lib): polexec
+ * refuses such a rule at start unless it says follow. The warning names
+ * the link, its target, and what already covers it.
+ */
+static void lint_symlinks(struct sema *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfs; i++) {
+		const struct fs_src *f = &s->fs[i];
+		char part[PATH_MAX], target[PATH_MAX], real[PATH_MAX];
+		char said[2 * PATH_MAX + 40];
+		const char *p = f->rule.path, *cover;
+		struct stat st;
+		ssize_t n = -1;
+		size_t k;
+
+		if (f->rule.kind != IR_FS_GRANT || p[0] != '/' ||
+		    (f->rule.flags & IR_FS_FOLLOW) || strlen(p) >= PATH_MAX)
+			continue;
+		for (k = 1; p[k - 1]; k++) {
+			if (p[k] != '/' && p[k] != '\0')
+				continue;
+			memcpy(part, p, k);
+			part[k] = '\0';
+			if (lstat(part, &st) < 0)
+				break;
+			if (S_ISLNK(st.st_mode)) {
+				n = readlink(part, target, sizeof(target) - 1);
+				break;
+			}
+		}
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		cover = realpath(p, real)
+			    ? covered_by(s, i, real, f->rule.rights)
+			    : NULL;
+		if (strcmp(part, p))
+			snprintf(said, sizeof(said),
+				 "'%s' goes through '%s', which is", p, part);
+		else
+			snprintf(said, sizeof(said), "'%s' is", p);
+		diag_warning(s->d, f->loc,
+			     "%s a symbolic link to %s here, and polexec "
+			     "refuses a rule through a symbolic link unless "
+			     "it says 'follow'%s%s%s",
+			     said, target, cover ? "; " : "",
+			     cover ? cover : "",
+			     !cover ? ": write 'follow', or grant the target"
+			     : merged_usr_link(part)
+				 ? " already covers it, and the box's view "
+				   "holds the same link: leave the path out"
+				 : " already covers its target: leave the "
+				   "path out");
+	}
+}
+
+/*
+ * Without an fs section the box sees the host's whole tree. Said where it
+ * matters: a policy that contains the network, or names who the box runs
+ * as, and leaves every file the caller (or that user) may reach open.
+ */
+static void lint_no_view(struct sema *s)
+{
+	const struct ir_policy *p = s->p;
+	int net = p->net.present && p->net.mode != IR_NET_HOST;
+
+	if (p->fs.present || (!net && !p->user.present))
+		return;
+	diag_warning(s->d, p->user.present ? s->user.loc : s->net_mode.loc,
+		     "no fs section: the box sees the host's whole tree, %s "
+		     "(an fs section gives it a view of its own, "
+		     "docs/VIEW.md)",
+		     p->user.present ? "every file this user may reach"
+				     : "though its network is contained");
+}
+
 void sema_lint_fs(struct sema *s)
 {
 	lint_writes(s);
 	lint_secrets(s);
+	lint_symlinks(s);
+	lint_no_view(s);
 }
 
 int sema_finish_fs(struct sema *s)

@@ -12,6 +12,7 @@
 #   - the example policy of docs/LANGUAGE.md builds without a warning;
 #   - `polc check` and `polc diff` print every diagnostic once, also when
 #     both sides are one file or use one fragment.
+#   - the view's keys (a tmpfs path, dev, proc, user) compose the same way.
 #
 # Ends with "compose: N passed, N failed"; exits non-zero when any failed.
 set -u
@@ -139,12 +140,37 @@ fragment_warning_once() {
 			"frag/raw.pol:4:20: warning: "
 }
 
+# The view's keys (docs/VIEW.md): a path of the box's own mounts, dev,
+# proc and user compose as grants and settings do.
+t_view_keys_compose() {
+	printf 'policy "p" {\n  use view-a\n  use view-b\n  net none\n}\n' >p.pol
+	polc build -I "$HERE/frag" p.pol -o p.polbin
+	expect "fragments disagree on /tmp: exit" "$RC" 2 &&
+		expect "one error" "$(ndiags ': error: ')" 1 &&
+		expect_match "naming /tmp" "$(diags)" \
+			"error: '/tmp' is granted other rights elsewhere" || return 1
+	printf 'policy "p" {\n  use view-a\n  use view-b\n  net none\n  fs {\n    tmpfs /tmp 32MiB\n    dev /xdev\n  }\n  user 1000\n}\n' >p.pol
+	polc build -I "$HERE/frag" p.pol -o p.polbin
+	expect "the policy decides: exit" "$RC" 0 &&
+		expect "errors and warnings" "$(ndiags ': (error|warning): ')" 0 &&
+		expect_diag p.pol:6:11 note \
+			"'/tmp' is decided by this file, not by the fragments it uses" \
+			"    tmpfs /tmp 32MiB" || return 1
+	polc dump p.polbin
+	expect_match "dump: the policy's tmpfs" "$OUT" '^    tmpfs /tmp 32MiB$' &&
+		expect_match "dump: the policy's dev" "$OUT" '^    dev /xdev$' &&
+		expect_nomatch "dump: no fragment's dev" "$OUT" '^    dev /dev$' &&
+		expect_match "dump: proc merged" "$OUT" '^    proc /proc$' &&
+		expect_match "dump: the policy's user" "$OUT" '^  user 1000:1000$'
+}
+
 TESTS="
 t_policy_narrows_std_base
 t_policy_widens_std_shell
 t_documented_example_builds_quietly
 t_check_and_diff_print_once
 t_shared_fragment_warns_once
+t_view_keys_compose
 "
 
 if [ ! -x "$POLC" ]; then

@@ -130,7 +130,8 @@ FUZZ_DICT_WORDS := policy fragment use landlock abi require best_effort fs \
 	nofile cpu wall fsize core grace env pass set secret from file to \
 	GiB MiB ms AF_INET AF_UNIX CLONE_NEWUSER NAMESPACE_FLAGS O_RDONLY \
 	EPERM socket clone openat domain flags arg0 read write 0x \
-	127.0.0.1 ::1 10.0.0.0/8 example.com:443 /usr ~/ 8000-8100
+	127.0.0.1 ::1 10.0.0.0/8 example.com:443 /usr ~/ 8000-8100 \
+	tmpfs dev proc exec socket connect_unix user nobody 65534:65534
 $(B)/fuzz/policy.dict: tests/fuzz/fuzz.mk
 	@mkdir -p $(dir $@)
 	@{ for w in $(FUZZ_DICT_WORDS); do printf '"%s"\n' "$$w"; done; \

@@ -132,6 +132,12 @@ void die_set_hook(void (*hook)(const char *msg))
 	(void)hook;
 }
 
+/* init.c moves the failure place to a shared page; nothing dies here. */
+void die_share(struct die_area *shared)
+{
+	(void)shared;
+}
+
 /* --- what the decoder allocates ----------------------------------------- */
 
 void *__real_calloc(size_t n, size_t size);
@@ -251,8 +257,10 @@ static void check_landlock(const struct ll_spec *l)
 	for (i = 0; i < l->nfs; i++) {
 		const struct ll_rule *r = &l->fs[i];
 
-		if (!r->access || (r->access & ~l->handled_fs))
+		if (r->access & ~l->handled_fs)
 			bug("landlock: rule rights");
+		if (r->fd != -1)
+			bug("landlock: a rule fd before any was opened");
 		check_string("landlock: path", r->path, POLBIN_LL_MAX_PATH);
 		if (!r->path[0] || (r->path[0] != '/' && r->path[0] != '~' &&
 				    r->path[0] != '$'))
@@ -314,6 +322,44 @@ static void check_net(const struct policy *p)
 	}
 }
 
+static void check_view(const struct policy *p)
+{
+	const struct view_spec *v = &p->view;
+	uint32_t i, binds = 0;
+
+	if (!v->present) {
+		if (p->nnoexec || p->noexec)
+			bug("view: NOEXEC without VIEW");
+		return;
+	}
+	if (v->flags &
+		~(uint32_t)(POLBIN_VIEW_F_ROOT | POLBIN_VIEW_F_BEST_EFFORT |
+			    POLBIN_VIEW_F_USER) ||
+	    v->n > POLBIN_VIEW_MAX ||
+	    !(v->flags & POLBIN_VIEW_F_ROOT) != !p->nnoexec ||
+	    p->nnoexec > POLBIN_SECCOMP_MAX_INSNS)
+		bug("view: header");
+	for (i = 0; i < v->n; i++) {
+		const struct view_entry *e = &v->e[i];
+
+		check_string("view: path", e->path, POLBIN_LL_MAX_PATH);
+		if (e->kind == POLBIN_VIEW_BIND) {
+			if (e->rule != binds++ || e->rule >= p->ll.nfs ||
+			    e->path != p->ll.fs[e->rule].path)
+				bug("view: bind");
+		} else if (e->kind < POLBIN_VIEW_TMPFS ||
+			   e->kind > POLBIN_VIEW_LINK || e->path[0] != '/' ||
+			   !e->path[1] ||
+			   e->access & ~(uint64_t)POLBIN_LL_FS_ALL) {
+			bug("view: entry");
+		}
+		if (i && strcmp(v->e[i - 1].path, e->path) >= 0)
+			bug("view: order");
+	}
+	if (v->flags & POLBIN_VIEW_F_ROOT && binds != p->ll.nfs)
+		bug("view: a rule without its bind");
+}
+
 static void check_accepted(const struct policy *p)
 {
 	int i;
@@ -329,6 +375,7 @@ static void check_accepted(const struct policy *p)
 		bug("seccomp: instructions");
 	check_env(p);
 	check_landlock(&p->ll);
+	check_view(p);
 	check_net(p);
 	if (p->limits.present) {
 		if (p->limits.set >> POLBIN_LIM_COUNT)
@@ -346,9 +393,17 @@ static struct policy policy;
 static void one(uint8_t *buf, size_t len)
 {
 	static const uint32_t all[] = {
-	    POLBIN_SEC_META,	 POLBIN_SEC_SECCOMP, POLBIN_SEC_ENV,
-	    POLBIN_SEC_LANDLOCK, POLBIN_SEC_LIMITS,  POLBIN_SEC_NET,
-	    POLBIN_SEC_NFT,	 POLBIN_SEC_IR,	     0,
+	    POLBIN_SEC_META,
+	    POLBIN_SEC_SECCOMP,
+	    POLBIN_SEC_ENV,
+	    POLBIN_SEC_LANDLOCK,
+	    POLBIN_SEC_LIMITS,
+	    POLBIN_SEC_NET,
+	    POLBIN_SEC_NFT,
+	    POLBIN_SEC_IR,
+	    POLBIN_SEC_VIEW,
+	    POLBIN_SEC_NOEXEC,
+	    0,
 	};
 	struct polbin pb;
 	char err[256];

@@ -725,13 +725,19 @@ t_bwrap_loads_our_program() {
 		"$BIN/syscall_errno" chdir 2>&1)" "chdir: ok"
 }
 
-# --- Landlock (issue 4) --------------------------------------------------------
+# --- Landlock (issue 4) and the view (issue 11) --------------------------------
 #
 # ll_fs.pol grants, under the test's own $T: ro/ (read only), ws/ and ws2/
 # (rw), rwx/, norefer/ (writable, no refer); secret/ is granted nowhere.
 # /etc and /proc are readable, BIN is rx. The canary in secret/ is the
 # target of every read escape; each denial has a twin that does the same
 # operation where the policy grants it, and must succeed.
+#
+# With an fs section the box has a view of its own (docs/VIEW.md): what
+# no rule grants is not there at all (ENOENT), and a read-only grant is a
+# read-only mount (EROFS), so those are the kernel's first answers here.
+# Landlock stays behind the view; t_ll_behind_view_* reach the canary
+# through a folder fd the box inherited, where only Landlock stands.
 
 ll_setup() {
 	mkdir "$T/ro" "$T/ws" "$T/ws2" "$T/rwx" "$T/norefer" "$T/secret" &&
@@ -757,7 +763,7 @@ EACCES_RE='errno=13 \(Permission denied\)'
 t_ll_write_into_ro_folder_denied() {
 	ll_setup || return 1
 	llp create "$T/ro/new"
-	expect "create in ro/" "$OUT" "create: errno=13 (Permission denied)" &&
+	expect "create in ro/" "$OUT" "create: errno=30 (Read-only file system)" &&
 		expect_absent "ro/new" "$T/ro/new" || return 1
 	# twin: the same create in the rw workspace
 	llp create "$T/ws/new"
@@ -771,8 +777,15 @@ t_ll_system_file_wronly_denied() {
 	[ -f $f ] || f=/etc/passwd
 	# O_WRONLY without O_TRUNC, closed without writing
 	llp open-wronly $f
-	expect "open-wronly $f in the box" "$OUT" \
-		"open-wronly: errno=13 (Permission denied)" || return 1
+	# root passes the file's permission check and meets the read-only
+	# mount; any other uid is refused by the permission check first
+	if [ "$(id -u)" = 0 ]; then
+		expect "open-wronly $f in the box" "$OUT" \
+			"open-wronly: errno=30 (Read-only file system)"
+	else
+		expect "open-wronly $f in the box" "$OUT" \
+			"open-wronly: errno=13 (Permission denied)"
+	fi || return 1
 	# twin: the box reads the same file (/etc is granted ro)
 	llp read $f
 	expect_match "read $f in the box" "$OUT" '^read: [0-9]+ bytes$' ||
@@ -791,7 +804,7 @@ t_ll_secret_outside_grants_denied() {
 	ll_setup || return 1
 	llp read "$T/secret/canary"
 	expect "read secret/canary" "$OUT" \
-		"read: errno=13 (Permission denied)" || return 1
+		"read: errno=2 (No such file or directory)" || return 1
 	# twins: a granted file in the box, and the canary outside it
 	llp read "$T/ro/f"
 	expect "read ro/f" "$OUT" "read: 10 bytes" &&
@@ -804,7 +817,7 @@ t_ll_secret_via_proc_self_root_denied() {
 	ll_setup || return 1
 	llp read "/proc/self/root$T/secret/canary"
 	expect "/proc/self/root/.../canary" "$OUT" \
-		"read: errno=13 (Permission denied)" || return 1
+		"read: errno=2 (No such file or directory)" || return 1
 	# twin: the same way to a granted file
 	llp read "/proc/self/root$T/ro/f"
 	expect "/proc/self/root/.../ro/f" "$OUT" "read: 10 bytes"
@@ -841,13 +854,13 @@ t_ll_secret_via_planted_symlink_denied() {
 		ln -s "$T/ws/file" "$T/ws/inside" || return 1
 	llp read "$T/ws/planted"
 	expect "read ws/planted -> secret/canary" "$OUT" \
-		"read: errno=13 (Permission denied)" || return 1
+		"read: errno=2 (No such file or directory)" || return 1
 	# a link the box makes itself leads nowhere either
 	llp symlink "$T/secret/canary" "$T/ws/mine"
 	expect "symlink in ws/" "$OUT" "symlink: ok" || return 1
 	llp read "$T/ws/mine"
 	expect "read ws/mine -> secret/canary" "$OUT" \
-		"read: errno=13 (Permission denied)" || return 1
+		"read: errno=2 (No such file or directory)" || return 1
 	# twin: a symlink to a granted file
 	llp read "$T/ws/inside"
 	expect "read ws/inside -> ws/file" "$OUT" "read: 10 bytes"
@@ -857,20 +870,20 @@ t_ll_secret_via_dotdot_denied() {
 	ll_setup || return 1
 	llp read "$T/ws/../secret/canary"
 	expect "read ws/../secret/canary" "$OUT" \
-		"read: errno=13 (Permission denied)" || return 1
+		"read: errno=2 (No such file or directory)" || return 1
 	llp read "$T/ws/../ro/f"
 	expect "read ws/../ro/f" "$OUT" "read: 10 bytes"
 }
 
 # Landlock checks the path a file is opened by, so what a hard link the
 # caller made would expose is the caller's doing; what is asserted is that
-# the box cannot make one: link() into its workspace from a folder it was
-# not granted is refused (refer, EXDEV), so the canary gets no granted name.
+# the box cannot make one: the canary is not in its view, and behind the
+# view Landlock refuses link() into the workspace (t_ll_behind_view_link).
 t_ll_hard_link_denied() {
 	ll_setup || return 1
 	llp link "$T/secret/canary" "$T/ws/hl"
 	expect "link secret/canary ws/hl" "$OUT" \
-		"link: errno=18 (Invalid cross-device link)" &&
+		"link: errno=2 (No such file or directory)" &&
 		expect_absent "ws/hl" "$T/ws/hl" || return 1
 	llp read "$T/ws/hl"
 	expect "read ws/hl" "$OUT" "read: errno=2 (No such file or directory)" ||
@@ -882,37 +895,48 @@ t_ll_hard_link_denied() {
 	expect "read ws/file2" "$OUT" "read: 10 bytes"
 }
 
+# Two grants are two mounts of the view: nothing is renamed or linked from
+# one to the other (EXDEV), whatever Landlock says. Inside one grant,
+# Landlock decides: without refer, nothing moves to another folder.
 t_ll_rename_across_folders_refer() {
 	ll_setup || return 1
-	printf a >"$T/ws/a" && printf b >"$T/ws/b" || return 1
-	# into a folder without refer
+	printf a >"$T/ws/a" && printf b >"$T/ws/b" && mkdir "$T/ws/sub" &&
+		mkdir "$T/norefer/sub" && printf c >"$T/norefer/c" || return 1
 	llp rename "$T/ws/a" "$T/norefer/a"
 	expect "rename ws/a norefer/a" "$OUT" \
 		"rename: errno=18 (Invalid cross-device link)" &&
 		expect "ws/a stays" "$(cat "$T/ws/a")" a || return 1
-	# the canary moved into the workspace
+	llp rename "$T/ws/a" "$T/ws2/a"
+	expect "rename ws/a ws2/a (two grants)" "$OUT" \
+		"rename: errno=18 (Invalid cross-device link)" || return 1
+	# the canary moved into the workspace: not in the view
 	llp rename "$T/secret/canary" "$T/ws/moved"
 	expect "rename secret/canary ws/moved" "$OUT" \
-		"rename: errno=13 (Permission denied)" &&
+		"rename: errno=2 (No such file or directory)" &&
 		expect "canary stays" "$(cat "$T/secret/canary")" \
 			canary-secret || return 1
 	llp link "$T/ws/b" "$T/norefer/b"
 	expect "link ws/b norefer/b" "$OUT" \
 		"link: errno=18 (Invalid cross-device link)" || return 1
-	# twin: between two folders that both have refer
-	llp rename "$T/ws/b" "$T/ws2/b"
-	expect "rename ws/b ws2/b" "$OUT" "rename: ok" &&
-		expect "ws2/b" "$(cat "$T/ws2/b")" b
+	# inside norefer/, one mount: Landlock, without refer
+	llp rename "$T/norefer/c" "$T/norefer/sub/c"
+	expect "rename norefer/c norefer/sub/c" "$OUT" \
+		"rename: errno=18 (Invalid cross-device link)" &&
+		expect "norefer/c stays" "$(cat "$T/norefer/c")" c || return 1
+	# twin: inside ws/, which has refer
+	llp rename "$T/ws/b" "$T/ws/sub/b"
+	expect "rename ws/b ws/sub/b" "$OUT" "rename: ok" &&
+		expect "ws/sub/b" "$(cat "$T/ws/sub/b")" b
 }
 
 t_ll_truncate_ro_file_denied() {
 	ll_setup || return 1
 	llp truncate "$T/ro/f"
 	expect "truncate ro/f" "$OUT" \
-		"truncate: errno=13 (Permission denied)" || return 1
+		"truncate: errno=30 (Read-only file system)" || return 1
 	llp open-trunc "$T/ro/f"
 	expect "open(O_TRUNC) ro/f" "$OUT" \
-		"open-trunc: errno=13 (Permission denied)" &&
+		"open-trunc: errno=30 (Read-only file system)" &&
 		expect "ro/f intact" "$(cat "$T/ro/f")" read-only || return 1
 	# twin: the workspace's file
 	llp truncate "$T/ws/file"
@@ -933,15 +957,16 @@ t_ll_exec_from_rw_not_x_denied() {
 
 # Starts llprobe serve-* in the background; sets SERVER (its pid).
 start_server() {
-	"$BIN/llprobe" "$@" >"$T/server.$1.$2" 2>&1 &
+	sv_log=$T/server.$(printf '%s.%s' "$1" "$2" | tr -c 'A-Za-z0-9.' _)
+	"$BIN/llprobe" "$@" >"$sv_log" 2>&1 &
 	SERVER=$!
 	i=0
-	while [ $i -lt 100 ] && ! grep -q ready "$T/server.$1.$2"; do
+	while [ $i -lt 100 ] && ! grep -q ready "$sv_log"; do
 		sleep 0.02
 		i=$((i + 1))
 	done
-	grep -q ready "$T/server.$1.$2" || {
-		say "    FAIL: server $*: $(cat "$T/server.$1.$2")"
+	grep -q ready "$sv_log" || {
+		say "    FAIL: server $*: $(cat "$sv_log")"
 		return 1
 	}
 }
@@ -1015,7 +1040,7 @@ t_ll_with_seccomp() {
 	llbox --record "$T/rec.json" "$ART/ll_seccomp.polbin" -- \
 		"$BIN/llprobe" read "$T/secret/canary"
 	expect "canary under seccomp+landlock" "$OUT" \
-		"read: errno=13 (Permission denied)" || return 1
+		"read: errno=2 (No such file or directory)" || return 1
 	rec=$(cat "$T/rec.json")
 	expect_match "seccomp enforced" "$rec" \
 		'"seccomp":\{"tier":"enforced"\}' &&
@@ -1077,10 +1102,15 @@ t_ll_symlink_in_rule_path_refused_unless_follow() {
 			expect_match "$p: why" "$ERR" 'a symbolic link in the path' ||
 			return 1
 	done
-	# twin: the same rule with follow, and the real path without
+	# twin: the same rule with follow (the view shows the target at the
+	# rule's path, and only there), and the real path without
+	llbox --var LL_PATH="$T/lnk/f" \
+		"$ART/ll_path_follow.polbin" -- "$BIN/llprobe" read "$T/lnk/f"
+	expect "follow: the target is granted" "$OUT" "read: 10 bytes" || return 1
 	llbox --var LL_PATH="$T/lnk/f" \
 		"$ART/ll_path_follow.polbin" -- "$BIN/llprobe" read "$T/ro/f"
-	expect "follow: the target is granted" "$OUT" "read: 10 bytes" || return 1
+	expect "follow: not at its own path" "$OUT" \
+		"read: errno=2 (No such file or directory)" || return 1
 	llbox --var LL_PATH="$T/ro/f" "$ART/ll_path.polbin" -- \
 		"$BIN/llprobe" read "$T/ro/f"
 	expect "the real path" "$OUT" "read: 10 bytes"
@@ -1186,7 +1216,7 @@ t_ll_absent_landlock_negotiated() {
 	ll_setup || return 1
 	box "$ART/ll_hide_ll.polbin" -- "$BIN/polexec" --record "$T/rec.json" \
 		--var BIN="$BIN" --var LL_WS="$T/ws" "$ART/ll_best.polbin" -- \
-		"$BIN/llprobe" read "$T/ro/f"
+		"$BIN/llprobe" read "$T/ws/file"
 	expect "best_effort: runs" "$OUT" "read: 10 bytes" &&
 		expect_match "best_effort: says so" "$ERR" \
 			'warning: landlock: Landlock unavailable.*running without Landlock' &&
@@ -1214,11 +1244,11 @@ t_ll_absent_landlock_negotiated() {
 		expect_match "require: why" "$ERR" \
 			'Landlock unavailable.*requires Landlock ABI >= 1' ||
 		return 1
-	# twin: the same best_effort policy where Landlock is there
+	# twin: the same best_effort policy where Landlock and the view are
 	llbox --record "$T/rec2.json" "$ART/ll_best.polbin" -- \
 		"$BIN/llprobe" read "$T/ro/f"
 	expect "with Landlock: ro/f not granted" "$OUT" \
-		"read: errno=13 (Permission denied)" &&
+		"read: errno=2 (No such file or directory)" &&
 		expect "with Landlock: tier" \
 			"$(jq -r .layers.landlock.tier "$T/rec2.json")" enforced
 }
@@ -1310,7 +1340,7 @@ t_ll_hostile_sections_refused() {
 		mk abi0 "$(llhdr 1 0 1 0 12 0 3 0 0)" &&
 		mk mode "$(llhdr 1 1 2 0 12 0 3 0 0)" &&
 		mk reserved "$(llhdr 1 1 1 9 12 0 3 0 0)" &&
-		mk bits "$(llhdr 1 1 1 0 65536 0 3 0 0)" &&
+		mk bits "$(llhdr 1 1 1 0 131072 0 3 0 0)" &&
 		mk nothing "$(llhdr 1 1 1 0 0 0 0 0 0)" &&
 		mk count "$(llhdr 1 1 1 0 12 0 3 5000 0)" &&
 		mk rights "$(llhdr 1 1 1 0 12 0 3 1 0)$(llrule 1 0 /usr)" &&
@@ -1338,7 +1368,7 @@ t_ll_hostile_sections_refused() {
 		refused "unknown right" "$T/bits" 'unknown handled' &&
 		refused "handles nothing" "$T/nothing" 'handles nothing' &&
 		refused "rule count" "$T/count" 'the limits are' &&
-		refused "rights not handled" "$T/rights" 'not a nonempty part' &&
+		refused "rights not handled" "$T/rights" 'are not a part' &&
 		refused "rule flags" "$T/flags" 'unknown flags' &&
 		refused "path length" "$T/len" 'length 5000' &&
 		refused "'..'" "$T/dotdot" 'not a normalized path' &&
@@ -1371,6 +1401,332 @@ t_ll_hostile_sections_refused() {
 		return 1
 	box "$T/rule" -- "$BIN/boxprobe" read "$T/canary"
 	expect "read-only rule: read" "$OUT" "read: 4 bytes"
+}
+
+# --- the view (issue 11) -------------------------------------------------------
+#
+# view.pol: the box's own root holds BIN (rx), ro/ (read only), ws/ (rw),
+# one socket (sockdir/s, `socket`), a tmpfs on /tmp, /dev and /proc of its
+# own. Everything else of the host, the suite's canaries included, is not
+# there. Each denial has a twin that succeeds where the policy grants it.
+
+view_setup() {
+	mkdir "$T/ro" "$T/ws" "$T/hidden" "$T/sockdir" &&
+		printf 'read-only\n' >"$T/ro/f" &&
+		printf 'workspace\n' >"$T/ws/file" &&
+		printf 'canary-hidden\n' >"$T/hidden/canary"
+}
+
+# vbox POLICY POLEXEC-ARGS...: the V_* folders and BIN bound
+vbox() {
+	vb_pol=$1
+	shift
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$@" "$ART/$vb_pol.polbin" -- \
+		"$BIN/llprobe" $VP
+}
+
+# vp OP ARGS...: llprobe under view.pol (needs a listening socket at
+# sockdir/s: the socket statement binds it, so it must exist)
+vp() {
+	VP="$*"
+	vbox view
+}
+
+start_unix() {
+	start_server serve-unix "$1" "${2:-5000}"
+}
+
+# view_up: the setup, and the socket view.pol exposes
+view_up() {
+	view_setup && start_unix "$T/sockdir/s" 10000 && SOCKSRV=$SERVER
+}
+
+t_view_metadata_on_ro_grant_erofs() {
+	view_up || return 1
+	r=0
+	for op in chmod chown utime setxattr; do
+		vp $op "$T/ro/f"
+		expect "$op ro/f" "$OUT" \
+			"$op: errno=30 (Read-only file system)" || { r=1; break; }
+		# twin: the same change on the workspace's file
+		vp $op "$T/ws/file"
+		expect "$op ws/file" "$OUT" "$op: ok" || { r=1; break; }
+	done
+	stop_servers $SOCKSRV
+	[ $r = 0 ] && expect "ro/f intact" "$(cat "$T/ro/f")" read-only
+}
+
+t_view_memfd_never_runs() {
+	view_up || return 1
+	r=0
+	for how in execveat proc; do
+		for fl in plain seal; do
+			vp memfd-exec "$BIN/llprobe" $fl $how
+			expect_nomatch "memfd $fl by $how: never ran" "$OUT" \
+				'^ran$' &&
+				expect_match "memfd $fl by $how: refused" \
+					"$OUT" 'errno=13 \(Permission denied\)$' ||
+				{ r=1; break 2; }
+		done
+	done
+	# how: the sysctl where polexec may set it (root), else the filter
+	VP="say x"
+	vbox view --record "$T/rec.json" >/dev/null
+	m=$(jq -r .layers.view.memfd_noexec "$T/rec.json")
+	stop_servers $SOCKSRV
+	[ $r = 0 ] || return 1
+	if [ "$(id -u)" = 0 ]; then
+		expect "memfd_noexec (root)" "$m" sysctl
+	else
+		expect_match "memfd_noexec (uid $(id -u))" "$m" '^filter \('
+	fi || return 1
+	# twins: outside the box the same memfd runs; in the box, a program
+	# in an rx folder does
+	expect "memfd outside" \
+		"$("$BIN/llprobe" memfd-exec "$BIN/llprobe" plain execveat)" \
+		ran || return 1
+	start_unix "$T/sockdir/s" 5000 || return 1
+	s=$SERVER
+	VP="say ran"
+	vbox view
+	stop_servers $s
+	expect "a program in an rx folder runs" "$OUT" ran
+}
+
+t_view_unix_socket_outside_grants_unreachable() {
+	view_up || return 1
+	start_unix "$T/hidden/s" 10000 || { stop_servers $SOCKSRV; return 1; }
+	h=$SERVER
+	start_unix "$T/ws/s" 10000 || { stop_servers $SOCKSRV $h; return 1; }
+	w=$SERVER
+	vp unix-connect "$T/hidden/s"
+	r1=$OUT
+	vp unix-connect "$T/sockdir/s"
+	r2=$OUT
+	vp unix-connect "$T/ws/s"
+	r3=$OUT
+	r4=$("$BIN/llprobe" unix-connect "$T/hidden/s")
+	stop_servers $SOCKSRV $h $w
+	expect "socket outside the grants" "$r1" \
+		"unix-connect: errno=2 (No such file or directory)" &&
+		expect "the socket the policy exposes" "$r2" \
+			"unix-connect: ok hello" &&
+		expect "a socket in the rw workspace" "$r3" \
+			"unix-connect: ok hello" &&
+		expect "the hidden one, outside the box" "$r4" \
+			"unix-connect: ok hello"
+}
+
+t_view_host_tmp_not_visible() {
+	view_up || return 1
+	# the canary is the suite's, in the host's /tmp (the scratch dir)
+	vp ls "$T/hidden"
+	r1=$OUT
+	vp ls "$T"
+	r2=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" create "$T/made-in-box"
+	r3=$OUT
+	stop_servers $SOCKSRV
+	expect "host canary folder" "$r1" \
+		"ls: errno=2 (No such file or directory)" &&
+		expect "the box's /tmp: only what leads to its grants" "$r2" \
+			"ls: ro sockdir ws" &&
+		expect "the box's tmpfs is writable" "$r3" "create: ok" &&
+		expect_absent "nothing of it on the host" "$T/made-in-box" &&
+		expect "canary intact" "$(cat "$T/hidden/canary")" canary-hidden
+}
+
+t_view_proc_shows_only_the_box() {
+	view_up || return 1
+	sleep 30 &
+	sp=$!
+	vp ls /proc
+	r1=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" read /proc/cpuinfo
+	r2=$OUT
+	kill $sp
+	wait $sp 2>/dev/null
+	stop_servers $SOCKSRV
+	# numeric entries: the box's own processes; pid 1 (polexec's init,
+	# not dumpable) hidden: only the probe itself, pid 2
+	pids=$(printf '%s\n' "$r1" | tr ' ' '\n' | grep -E '^[0-9]+$' | tr '\n' ' ')
+	expect "the box's processes in its /proc" "$pids" "2 " &&
+		expect_nomatch "no host process" "$r1" " $sp( |$)" &&
+		expect_match "twin: /proc/cpuinfo" "$r2" '^read: [1-9][0-9]* bytes$'
+}
+
+t_view_dev_has_only_the_listed_nodes() {
+	view_up || return 1
+	vp ls /dev
+	r1=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" open-wronly /dev/null
+	r2=$OUT
+	box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+		--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+		"$BIN/llprobe" read /dev/vda
+	r3=$OUT
+	stop_servers $SOCKSRV
+	expect "the box's /dev" "$r1" \
+		"ls: fd full null ptmx pts random shm stderr stdin stdout tty urandom zero" &&
+		expect "twin: /dev/null writable" "$r2" "open-wronly: ok" &&
+		expect "a host device" "$r3" \
+			"read: errno=2 (No such file or directory)"
+}
+
+t_view_root_caller_user_nobody() {
+	view_setup || return 1
+	printf 'root-only\n' >"$T/ws/rootonly" && chmod 600 "$T/ws/rootonly" ||
+		return 1
+	chmod 777 "$T/ws"
+	VP="ids"
+	vbox view-user
+	expect "ids" "$OUT" "ids: uid=65534 gid=65534 groups=0" || return 1
+	if [ "$(id -u)" = 0 ]; then
+		box --var BIN="$BIN" --var V_WS="$T/ws" "$ART/view-user.polbin" \
+			-- "$BIN/llprobe" read "$T/ws/rootonly"
+		expect "root's canary, as nobody" "$OUT" \
+			"read: errno=13 (Permission denied)" || return 1
+		box --var BIN="$BIN" --var V_WS="$T/ws" "$ART/view-user.polbin" \
+			-- "$BIN/llprobe" create "$T/ws/by-nobody"
+		expect "a file the box makes" "$OUT" "create: ok" &&
+			expect "owned by nobody" \
+				"$(stat -c %u:%g "$T/ws/by-nobody")" 65534:65534 ||
+			return 1
+		# twin: without the user statement the root caller's box is
+		# root, capabilities dropped, and owns root's files
+		start_unix "$T/sockdir/s" 5000 || return 1
+		s=$SERVER
+		box --var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+			--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+			"$BIN/llprobe" read "$T/ws/rootonly"
+		stop_servers $s
+		expect "root's canary, as root" "$OUT" "read: 10 bytes"
+	else
+		# a caller who is not root: uid 1000 in its user namespace,
+		# the caller on the host
+		VP="ids"
+		vbox view-user1000
+		expect "ids (user 1000)" "$OUT" \
+			"ids: uid=1000 gid=1000 groups=0" || return 1
+		box --var BIN="$BIN" --var V_WS="$T/ws" \
+			"$ART/view-user1000.polbin" -- "$BIN/llprobe" create \
+			"$T/ws/by-1000"
+		expect "create" "$OUT" "create: ok" &&
+			expect "owned by the caller on the host" \
+				"$(stat -c %u "$T/ws/by-1000")" "$(id -u)"
+	fi
+}
+
+t_view_record_and_require_enforced() {
+	view_up || return 1
+	VP="say x"
+	vbox view --record "$T/rec.json" >/dev/null
+	v=$(jq -c .layers.view "$T/rec.json")
+	stop_servers $SOCKSRV
+	expect_match "view enforced" "$v" '"tier":"enforced"' &&
+		expect_match "its root" "$v" '"root":"own"' &&
+		expect_match "pid namespace" "$v" '"pid_namespace":true' ||
+		return 1
+	# inside an outer box root has no capabilities, and may not map
+	# itself in a user namespace: the view cannot be had there
+	box "$ART/nosyscalls.polbin" -- "$BIN/polexec" --record "$T/rec2.json" \
+		--var BIN="$BIN" --var V_WS="$T/ws" "$ART/view-best.polbin" -- \
+		"$BIN/llprobe" read "$T/ws/file"
+	expect "best_effort: runs" "$OUT" "read: 10 bytes" || return 1
+	t=$(jq -r .layers.view.tier "$T/rec2.json")
+	if [ "$(id -u)" = 0 ]; then
+		expect_match "best_effort nested: degraded" "$t" \
+			'^degraded\(no user namespace' &&
+			expect_match "and says so" "$ERR" 'warning: view:' ||
+			return 1
+		box "$ART/nosyscalls.polbin" -- "$BIN/polexec" \
+			--require-enforced --var BIN="$BIN" --var V_WS="$T/ws" \
+			"$ART/view-best.polbin" -- "$BIN/llprobe" say ran
+		expect "--require-enforced: exit" "$RC" 125 &&
+			expect "--require-enforced: never ran" "$OUT" "" &&
+			expect_match "--require-enforced: why" "$ERR" \
+				'view would be degraded' || return 1
+		box "$ART/nosyscalls.polbin" -- "$BIN/polexec" \
+			--var BIN="$BIN" --var V_RO="$T/ro" --var V_WS="$T/ws" \
+			--var V_SOCK="$T/sockdir/s" "$ART/view.polbin" -- \
+			"$BIN/llprobe" say ran
+		expect "require: exit" "$RC" 125 &&
+			expect "require: never ran" "$OUT" "" &&
+			expect_match "require: why" "$ERR" \
+				"view: the box's own view cannot be had here"
+	else
+		expect "nested, not root: the view is had" "$t" enforced
+	fi
+}
+
+# python3, git, gcc, node and curl, each doing what a user would, under
+# view-programs.pol. curl fetches from a server the test started.
+progbox() {
+	box --var V_WS="$T/ws" "$ART/view-programs.polbin" -- "$@"
+}
+
+t_view_real_programs() {
+	view_setup || return 1
+	chmod 777 "$T/ws"
+	progbox python3 -c 'import json, os, tempfile
+f = tempfile.NamedTemporaryFile(delete=False)
+f.write(b"x"); f.close()
+print(json.dumps({"tmp": os.path.getsize(f.name), "cwd": os.getcwd() != ""}))'
+	expect "python3" "$OUT" '{"tmp": 1, "cwd": true}' || return 1
+	progbox sh -c 'cd && git init -q r && cd r && git config user.email a@b.c && git config user.name t && echo hi >f && git add f &&
+git commit -qm first && git log --oneline | wc -l'
+	expect "git" "$OUT" 1 || return 1
+	progbox sh -c 'cd && printf "#include <stdio.h>
+int main(void)
+{ puts(\"built in the box\"); return 0; }
+" >h.c && gcc -O1 -o h h.c && ./h'
+	expect "gcc" "$OUT" "built in the box" || return 1
+	progbox node -e 'const os = require("os");
+console.log(os.cpus().length > 0, os.tmpdir(), require("fs").existsSync("/dev/null"))'
+	expect "node" "$OUT" "true /tmp true" || return 1
+	printf 'served
+' >"$T/ro/page" || return 1
+	port=$((39200 + $$ % 500))
+	(cd "$T/ro" && exec python3 -m http.server --bind 127.0.0.1 "$port") 		>"$T/http.log" 2>&1 &
+	hs=$!
+	i=0
+	while [ $i -lt 100 ] && ! "$BIN/llprobe" connect "$port" |
+		grep -q ok; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	progbox curl -sS "http://127.0.0.1:$port/page"
+	r=$OUT
+	stop_servers $hs
+	expect "curl" "$r" served
+}
+
+# Landlock behind the view: a folder fd the box inherited (its stdin)
+# reaches the host's tree outside every mount of the view. Only Landlock
+# stands there, and it refuses as it would without a view.
+t_ll_behind_view() {
+	ll_setup || return 1
+	llbox "$ART/ll_fs.polbin" -- "$BIN/llprobe" read \
+		/proc/self/fd/0/canary <"$T/secret"
+	expect "read secret/canary through fd 0" "$OUT" \
+		"read: errno=13 (Permission denied)" || return 1
+	llbox "$ART/ll_fs.polbin" -- "$BIN/llprobe" create \
+		/proc/self/fd/0/new <"$T/ro"
+	expect "create in ro/ through fd 0" "$OUT" \
+		"create: errno=13 (Permission denied)" &&
+		expect_absent "ro/new" "$T/ro/new" || return 1
+	# twin: the same way into the workspace, which Landlock grants
+	llbox "$ART/ll_fs.polbin" -- "$BIN/llprobe" create \
+		/proc/self/fd/0/new <"$T/ws"
+	expect "create in ws/ through fd 0" "$OUT" "create: ok" &&
+		expect "ws/new" "$(cat "$T/ws/new")" x
 }
 
 # --- limits ------------------------------------------------------------------
@@ -1939,6 +2295,16 @@ t_ll_absent_landlock_negotiated
 t_ll_polc_lints
 t_ll_dump_and_doctor
 t_ll_hostile_sections_refused
+t_ll_behind_view
+t_view_metadata_on_ro_grant_erofs
+t_view_memfd_never_runs
+t_view_unix_socket_outside_grants_unreachable
+t_view_host_tmp_not_visible
+t_view_proc_shows_only_the_box
+t_view_dev_has_only_the_listed_nodes
+t_view_root_caller_user_nobody
+t_view_record_and_require_enforced
+t_view_real_programs
 t_memory_cap_kills_or_refuses
 t_pids_cap_stops_fork_loop
 t_cpu_limit_stops_busy_loop

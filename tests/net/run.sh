@@ -390,6 +390,52 @@ t_filtered_pinned_names() {
 	expect "other.test outside" "$(outside resolve other.test)" "$H2"
 }
 
+# The same pinning on top of the box's own view: /etc is the host's,
+# bound read-only, and the pinned files are bound over its two files.
+t_filtered_pinned_names_in_view() {
+	boxp --var BIN="$BIN" "$ART/names-view.polbin" -- "resolve svc.test" \
+		"tcp svc.test 8080" "resolve other.test" || return 1
+	reached "svc.test:8080 (view)" "tcp svc.test 8080" "h1:8080/tcp" &&
+		expect "svc.test resolves to h1 (view)" \
+			"$(res "resolve svc.test")" "$H1" &&
+		expect_match "other.test does not resolve (view)" \
+			"$(res "resolve other.test")" \
+			'^(resolve failed|timeout)' &&
+		expect_match "the view" \
+			"$(jq -r .layers.view.tier "$T/rec.json")" enforced ||
+		return 1
+	boxsh --var BIN="$BIN" "$ART/names-view.polbin" -- /bin/sh -c \
+		'cat /etc/hosts; echo ---; cat /etc/resolv.conf 2>/dev/null' ||
+		return 1
+	hosts=$(printf '%s\n' "$OUT" | sed '/^---$/,$d')
+	expect_match "the box's hosts file (view)" "$hosts" \
+		"^${H1}[[:space:]]+svc\.test" &&
+		expect_nomatch "a resolver in the box (view)" \
+			"$(printf '%s\n' "$OUT" | sed '1,/^---$/d')" \
+			'^[[:space:]]*nameserver' || return 1
+	expect_nomatch "other.test in the box's hosts file (view)" "$hosts" \
+		'other\.test' || return 1
+	# twin: the suite's hosts file outside the box is unchanged
+	expect_match "the suite's hosts file" "$(cat /etc/hosts)" 'other\.test'
+}
+
+# The same with the files granted one by one, not /etc: the box reads the
+# pinned files polexec bound over the host's.
+t_filtered_pinned_names_in_view_files() {
+	boxp --var BIN="$BIN" "$ART/names-view-files.polbin" -- \
+		"resolve svc.test" "resolve other.test" || return 1
+	expect "svc.test resolves to h1 (file grants)" \
+		"$(res "resolve svc.test")" "$H1" &&
+		expect_match "other.test does not resolve (file grants)" \
+			"$(res "resolve other.test")" \
+			'^(resolve failed|timeout)' || return 1
+	boxsh --var BIN="$BIN" "$ART/names-view-files.polbin" -- /bin/sh -c \
+		'cat /etc/hosts; echo "rc=$?"' || return 1
+	expect_match "the box reads its hosts file (file grants)" "$OUT" \
+		"^${H1}[[:space:]]+svc\.test" &&
+		expect_match "cat succeeded (file grants)" "$OUT" '^rc=0$'
+}
+
 t_filtered_variable_entry() {
 	boxp --var API=$H1 "$ART/var.polbin" -- "tcp $H1 8080" "tcp $H2 8080" ||
 		return 1
@@ -597,6 +643,8 @@ t_filtered_udp_blocked_unless_listed
 t_filtered_ipv6
 t_filtered_deny_carved_out_of_allow
 t_filtered_pinned_names
+t_filtered_pinned_names_in_view
+t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry
 t_filtered_sockets_refused
 t_filtered_tamper_proof

@@ -94,6 +94,14 @@ struct dm_rule {
 	struct dm_expr x[DM_MAX_EXPRS];
 };
 
+/* One VIEW entry (artifact/sections.h). */
+struct dm_view_entry {
+	uint8_t kind, attrs;
+	uint32_t rule;
+	uint64_t size, access;
+	char path[DM_PATH]; /* not BIND */
+};
+
 struct dm_env {
 	uint8_t kind;
 	char name[DM_NAME], value[DM_NAME], dest[DM_NAME];
@@ -120,6 +128,10 @@ struct dart {
 	struct dm_set sets[DM_MAX_SETS];
 	struct dm_rule rules[DM_MAX_RULES];
 	int output_policy_drop, blocked_accepts;
+	/* VIEW: the box's own root (view_root), its entries; the user */
+	int view_root, view_best_effort, user;
+	uint32_t uid, gid, nview;
+	struct dm_view_entry view[DM_MAX_FS + 8];
 	/* LIMITS */
 	uint32_t lim_flags, lim_set;
 	uint64_t lim[8];
@@ -145,13 +157,27 @@ struct dm_world {
 	const char *var[8], *val[8];
 	unsigned nvars;
 	const char *symlink, *target;
+	int noview; /* fs best_effort where the view cannot be had */
 };
 
 /* The rule's path bound in w (NULL when a variable is not bound). */
 int dm_bind(const struct dm_world *w, const char *path, char *out, size_t len);
-/* The Landlock rights at literal location loc in w. */
+/*
+ * The rights on the host's data at literal location loc in w: Landlock's,
+ * and with a view the mounts' (what the view does not show: none).
+ */
 uint32_t dm_fs_rights(const struct dart *a, const struct dm_world *w,
 		      const char *loc);
+/* Does polexec refuse to build the view in w (a bind where a mount of the
+ * box's own is, or inside its procfs)? */
+int dm_view_refuses(const struct dart *a, const struct dm_world *w);
+/*
+ * The box's own mount at literal path p: its VIEW kind (0: none), size,
+ * and the rights it has (what its Landlock rule has, and what the
+ * ruleset leaves free).
+ */
+int dm_own_at(const struct dart *a, const char *p, uint64_t *size,
+	      uint32_t *rights);
 
 enum dm_net_kind { DM_NET_ADDR, DM_NET_LOOPBACK, DM_NET_BIND, DM_NET_HOSTNET };
 

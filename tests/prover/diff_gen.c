@@ -249,12 +249,23 @@ static void gen_fs(struct dgen *g, struct out *o)
 {
 	static const char *const groups[] = {"ro", "rx", "rw", "rwx", "allow"};
 	static const char *const rights[] = {
-	    "read_file", "read_dir",	"write_file", "execute", "truncate",
-	    "make_reg",	 "remove_file", "ioctl_dev",  "refer",	 "make_char",
+	    "read_file", "read_dir",  "write_file",   "execute",
+	    "truncate",	 "make_reg",  "remove_file",  "ioctl_dev",
+	    "refer",	 "make_char", "connect_unix",
 	};
-	unsigned n = pick(g, 6), used = 0;
+	/* The box's own mounts: literal paths, some where grants go too. */
+	static const char *const own[] = {
+	    "tmpfs /a", "tmpfs /a/b 1MiB", "tmpfs /t 2MiB exec",
+	    "proc /b",	"dev /d",	   "tmpfs /home",
+	    "proc /p",
+	};
+	unsigned n = pick(g, 6), used = 0, m = pick(g, 3);
 
-	put(o, "  fs {\n");
+	put(o, pick(g, 4) ? "  fs {\n" : "  fs best_effort {\n");
+	for (unsigned i = 0; i < m; i++)
+		put(o, "    %s\n", ONE(g, own));
+	if (pick(g, 6) == 0)
+		put(o, "    socket /b/s\n");
 	for (unsigned i = 0; i < n; i++) {
 		unsigned pi = pick(g, sizeof(paths) / sizeof(*paths));
 		const char *grp = ONE(g, groups), *path = paths[pi];
@@ -434,6 +445,8 @@ int dgen_policy(struct dgen *g, char *buf, size_t len)
 	struct out o = {buf, 0, len, 0};
 
 	put(&o, "policy \"r\" {\n");
+	if (pick(g, 4) == 0)
+		put(&o, "  user %s\n", pick(g, 2) ? "65534" : "1000:100");
 	if (pick(g, 10) < 3) {
 		unsigned abi = abis[pick(g, 5)];
 

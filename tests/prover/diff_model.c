@@ -101,6 +101,48 @@ static int load_landlock(struct dart *a, const struct polbin_section *s,
 	return off == s->len ? 0 : fail(err, errlen, "landlock: trailing");
 }
 
+static int load_view(struct dart *a, const struct polbin_section *s, char *err,
+		     size_t errlen)
+{
+	size_t off = POLBIN_VIEW_HEADER_LEN;
+	uint32_t flags;
+
+	if (!s)
+		return 0;
+	if (s->len < POLBIN_VIEW_HEADER_LEN)
+		return fail(err, errlen, "view: short");
+	flags = le32(s->data + 4);
+	a->view_root = !!(flags & POLBIN_VIEW_F_ROOT);
+	a->view_best_effort = !!(flags & POLBIN_VIEW_F_BEST_EFFORT);
+	a->user = !!(flags & POLBIN_VIEW_F_USER);
+	a->uid = le32(s->data + 8);
+	a->gid = le32(s->data + 12);
+	a->nview = le32(s->data + 16);
+	if (a->nview > DM_MAX_FS + 8)
+		return fail(err, errlen, "view: too many entries here");
+	for (uint32_t i = 0; i < a->nview; i++) {
+		struct dm_view_entry *e = &a->view[i];
+		uint16_t n;
+
+		if (off + POLBIN_VIEW_ENTRY_LEN > s->len)
+			return fail(err, errlen, "view: entry runs past");
+		e->kind = s->data[off];
+		e->attrs = s->data[off + 1];
+		n = le16(s->data + off + 2);
+		e->rule = le32(s->data + off + 4);
+		e->size = le64(s->data + off + 8);
+		e->access = le64(s->data + off + 16);
+		off += POLBIN_VIEW_ENTRY_LEN;
+		if (n >= DM_PATH || off + n > s->len ||
+		    (e->kind == POLBIN_VIEW_BIND && e->rule >= a->nfs))
+			return fail(err, errlen, "view: entry");
+		memcpy(e->path, s->data + off, n);
+		e->path[n] = '\0';
+		off += (n + 7u) / 8 * 8;
+	}
+	return off == s->len ? 0 : fail(err, errlen, "view: trailing");
+}
+
 static int load_net(struct dart *a, const struct polbin_section *s, char *err,
 		    size_t errlen)
 {
@@ -484,9 +526,17 @@ int dart_load(struct dart *a, const uint8_t *buf, size_t len, char *err,
 	      size_t errlen)
 {
 	static const uint32_t known[] = {
-	    POLBIN_SEC_IR,	 POLBIN_SEC_META, POLBIN_SEC_SECCOMP,
-	    POLBIN_SEC_LANDLOCK, POLBIN_SEC_NFT,  POLBIN_SEC_LIMITS,
-	    POLBIN_SEC_ENV,	 POLBIN_SEC_NET,  0,
+	    POLBIN_SEC_IR,
+	    POLBIN_SEC_META,
+	    POLBIN_SEC_SECCOMP,
+	    POLBIN_SEC_LANDLOCK,
+	    POLBIN_SEC_NFT,
+	    POLBIN_SEC_LIMITS,
+	    POLBIN_SEC_ENV,
+	    POLBIN_SEC_NET,
+	    POLBIN_SEC_VIEW,
+	    POLBIN_SEC_NOEXEC,
+	    0,
 	};
 	const struct polbin_section *s;
 
@@ -510,6 +560,7 @@ int dart_load(struct dart *a, const uint8_t *buf, size_t len, char *err,
 	}
 	if (load_landlock(a, polbin_find(&a->pb, POLBIN_SEC_LANDLOCK), err,
 			  errlen) ||
+	    load_view(a, polbin_find(&a->pb, POLBIN_SEC_VIEW), err, errlen) ||
 	    load_net(a, polbin_find(&a->pb, POLBIN_SEC_NET), err, errlen) ||
 	    load_nft(a, polbin_find(&a->pb, POLBIN_SEC_NFT), err, errlen) ||
 	    load_limits(a, polbin_find(&a->pb, POLBIN_SEC_LIMITS), err,
@@ -600,14 +651,123 @@ static int holds(const char *a, const char *b)
 	return !strncmp(a, b, n) && (b[n] == '\0' || b[n] == '/');
 }
 
+/*
+ * Where entry i of the view lies in w: a bind at its rule's path bound
+ * (through the symlink: not there without follow, on the target with
+ * it), the others at their own path. 0, or -1 when it is not there.
+ */
+static int view_at(const struct dart *a, const struct dm_world *w, uint32_t i,
+		   char *out, size_t len)
+{
+	const struct dm_view_entry *e = &a->view[i];
+	char b[DM_PATH * 2];
+
+	if (e->kind == POLBIN_VIEW_LINK)
+		return -1;
+	if (e->kind != POLBIN_VIEW_BIND)
+		return snprintf(out, len, "%s", e->path) >= (int)len ? -1 : 0;
+	if (dm_bind(w, a->fs[e->rule].path, b, sizeof(b)))
+		return -1;
+	if (w->symlink && strcmp(w->symlink, "/") && holds(w->symlink, b)) {
+		if (!(a->fs[e->rule].flags & POLBIN_LL_F_FOLLOW))
+			return -1;
+		/*
+		 * The view shows the target's data at the rule's own path;
+		 * rights are on data, so they count where the data is.
+		 */
+		return snprintf(out, len, "%s%s", w->target,
+				b + strlen(w->symlink)) >= (int)len
+			   ? -1
+			   : 0;
+	}
+	return snprintf(out, len, "%s", b) >= (int)len ? -1 : 0;
+}
+
+int dm_view_refuses(const struct dart *a, const struct dm_world *w)
+{
+	if (!a->view_root || w->noview)
+		return 0;
+	for (uint32_t i = 0; i < a->nview; i++) {
+		char b[DM_PATH * 2];
+
+		if (a->view[i].kind != POLBIN_VIEW_BIND ||
+		    view_at(a, w, i, b, sizeof(b)))
+			continue;
+		for (uint32_t j = 0; j < a->nview; j++) {
+			const struct dm_view_entry *o = &a->view[j];
+
+			if (o->kind == POLBIN_VIEW_TMPFS ||
+			    o->kind == POLBIN_VIEW_DEV ||
+			    o->kind == POLBIN_VIEW_PROC) {
+				size_t n = strlen(o->path);
+
+				if (!strcmp(o->path, b) ||
+				    (o->kind == POLBIN_VIEW_PROC &&
+				     !strncmp(o->path, b, n) && b[n] == '/'))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The view (docs/VIEW.md, from the VIEW section): what no entry holds, or
+ * what the deepest entry holding it is a mount of the box's own for, is
+ * none of the host's; else Landlock's rights (every rule holding loc, the
+ * own mounts' rules among them, and what is not handled), less what each
+ * bind holding loc keeps of its attributes (polexec keeps a restriction
+ * only where every enclosing bind has it too).
+ */
+static uint32_t view_rights(const struct dart *a, const struct dm_world *w,
+			    const char *loc)
+{
+	uint32_t acc = (uint32_t)(~a->handled_fs & 0x1ffffu);
+	uint8_t attrs = 0xff;
+	size_t deepest = 0;
+	int any = 0, own = 0;
+
+	for (uint32_t i = 0; i < a->nview; i++) {
+		const struct dm_view_entry *e = &a->view[i];
+		char b[DM_PATH * 2];
+		size_t n;
+
+		if (view_at(a, w, i, b, sizeof(b)) || !holds(b, loc))
+			continue;
+		n = strcmp(b, "/") ? strlen(b) : 0;
+		if (!any || n >= deepest) {
+			deepest = n;
+			own = e->kind != POLBIN_VIEW_BIND;
+		}
+		any = 1;
+		if (e->kind == POLBIN_VIEW_BIND) {
+			acc |= (uint32_t)a->fs[e->rule].access;
+			attrs &= e->attrs;
+		} else {
+			acc |= (uint32_t)e->access;
+		}
+	}
+	if (!any || own)
+		return 0;
+	if (attrs & POLBIN_VIEW_A_RDONLY)
+		acc &= ~(uint32_t)(0x7ff2u | 0x4000u); /* every tree change */
+	if (attrs & POLBIN_VIEW_A_NOEXEC)
+		acc &= ~1u;
+	if (attrs & POLBIN_VIEW_A_NODEV)
+		acc &= ~(uint32_t)0x8000u;
+	return acc & 0x1ffffu;
+}
+
 uint32_t dm_fs_rights(const struct dart *a, const struct dm_world *w,
 		      const char *loc)
 {
 	uint32_t acc;
 
 	if (!a->ll_on || !a->handled_fs)
-		return 0xffffu;
-	acc = (uint32_t)(~a->handled_fs & 0xffffu);
+		return 0x1ffffu;
+	if (a->view_root && !w->noview)
+		return view_rights(a, w, loc);
+	acc = (uint32_t)(~a->handled_fs & 0x1ffffu);
 	for (uint32_t i = 0; i < a->nfs; i++) {
 		char b[DM_PATH * 2], t[DM_PATH * 3];
 		const char *at = b;
@@ -627,7 +787,26 @@ uint32_t dm_fs_rights(const struct dart *a, const struct dm_world *w,
 		if (holds(at, loc))
 			acc |= (uint32_t)a->fs[i].access;
 	}
-	return acc & 0xffffu;
+	return acc & 0x1ffffu;
+}
+
+int dm_own_at(const struct dart *a, const char *p, uint64_t *size,
+	      uint32_t *rights)
+{
+	for (uint32_t i = 0; a->view_root && i < a->nview; i++) {
+		const struct dm_view_entry *e = &a->view[i];
+
+		if (e->kind == POLBIN_VIEW_BIND ||
+		    e->kind == POLBIN_VIEW_LINK || strcmp(e->path, p))
+			continue;
+		*size = e->size;
+		*rights = (uint32_t)(e->access | (~a->handled_fs & 0x1ffffu));
+		if (e->kind == POLBIN_VIEW_TMPFS &&
+		    !(e->attrs & POLBIN_VIEW_A_NOEXEC))
+			*rights |= 1u;
+		return e->kind;
+	}
+	return 0;
 }
 
 /* ---- net: the output chain, run as the kernel runs it ------------------- */

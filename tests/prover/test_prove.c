@@ -422,20 +422,18 @@ static void test_fs_evaluator(void **state)
 {
 	struct ir_policy *p = compile(FS("ro /a\nrw follow /a/l\nro ${W}/x\n"
 					 "allow execute on /a/plain"));
-	struct prove_fs_world lit = {"F", NULL}, sym = {"F", "/a/l"};
-	struct prove_fs_world sym2 = {"F", "/a"};
+	struct prove_fs_world lit = {.fresh = "F"};
+	struct prove_fs_world sym = {.fresh = "F", .symlink = "/a/l"};
+	struct prove_fs_world sym2 = {.fresh = "F", .symlink = "/a"};
 	char t[64];
 
 	(void)state;
 	prove_fs_target("F", t, sizeof(t));
 	assert_string_equal(t, "/F/target");
-	assert_int_equal(prove_fs_rights(p, &lit, "/a/b"),
-			 IR_FS_READ_FILE | IR_FS_READ_DIR);
+	assert_int_equal(prove_fs_rights(p, &lit, "/a/b"), IR_FS_RO);
 	assert_int_equal(prove_fs_rights(p, &lit, "/b"), 0);
-	assert_int_equal(prove_fs_rights(p, &lit, "${W}/x/y"),
-			 IR_FS_READ_FILE | IR_FS_READ_DIR);
-	assert_int_equal(prove_fs_rights(p, &lit, "/F/var/W/x"),
-			 IR_FS_READ_FILE | IR_FS_READ_DIR);
+	assert_int_equal(prove_fs_rights(p, &lit, "${W}/x/y"), IR_FS_RO);
+	assert_int_equal(prove_fs_rights(p, &lit, "/F/var/W/x"), IR_FS_RO);
 	assert_int_equal(prove_fs_rights(p, &lit, "${W}"), 0);
 	/* /a/l a symlink: the follow rule lands on the target. */
 	assert_true(prove_fs_rights(p, &sym, t) & IR_FS_WRITE_FILE);

@@ -500,7 +500,10 @@ static int fs_excess_at(const struct side *o, const struct side *n,
 	uint32_t ro = dm_fs_rights(&o->a, w, loc);
 
 	st.fs_points++;
-	if (!(rn & ~ro))
+	/* A world in which either refuses to build its view is a start
+	 * condition, not part of the boundary (docs/PROVER.md). */
+	if (!(rn & ~ro) || dm_view_refuses(&n->a, w) ||
+	    dm_view_refuses(&o->a, w))
 		return 0;
 	snprintf(ex, exlen,
 		 "rights 0x%x at %s (symlink %s -> %s): new 0x%x, "
@@ -510,16 +513,58 @@ static int fs_excess_at(const struct side *o, const struct side *n,
 	return 1;
 }
 
+/* NEW's own mounts: the same kind at the same path in OLD, no larger and
+ * with no more rights, or OLD's rights on the host's folder there. */
+static int own_excess(const struct side *o, const struct side *n, char *ex,
+		      size_t exlen)
+{
+	struct dm_world w;
+
+	memset(&w, 0, sizeof(w));
+	for (uint32_t i = 0; n->a.view_root && i < n->a.nview; i++) {
+		const struct dm_view_entry *e = &n->a.view[i];
+		uint64_t ns, os;
+		uint32_t nr, orr;
+		int k;
+
+		if (e->kind == POLBIN_VIEW_BIND || e->kind == POLBIN_VIEW_LINK)
+			continue;
+		dm_own_at(&n->a, e->path, &ns, &nr);
+		k = dm_own_at(&o->a, e->path, &os, &orr);
+		if (k == e->kind && !(nr & ~orr) && ns <= os)
+			continue;
+		if (!k && !(nr & ~dm_fs_rights(&o->a, &w, e->path)))
+			continue;
+		snprintf(ex, exlen, "own mount %s (kind %u)", e->path, e->kind);
+		return 1;
+	}
+	return 0;
+}
+
 static int gt_fs(const struct side *o, const struct side *n, char *ex,
 		 size_t exlen)
 {
 	static struct worlds ws;
 	const struct dart *as[2] = {&o->a, &n->a};
+	int views = 1;
 
+	if (own_excess(o, n, ex, exlen))
+		return 1;
+	/* fs best_effort runs without the view where it cannot be had */
+	if (n->a.view_root && n->a.view_best_effort) {
+		if (o->a.view_root && !o->a.view_best_effort) {
+			snprintf(ex, exlen, "best_effort against require");
+			return 1;
+		}
+		views = 2;
+	}
 	build_worlds(o, n, &ws);
-	for (unsigned k = 0; k < ws.n; k++) {
-		const struct dm_world *w = &ws.w[k];
+	for (unsigned k = 0; k < ws.n * (unsigned)views; k++) {
+		struct dm_world wv = ws.w[k % ws.n];
+		const struct dm_world *w = &wv;
 		char loc[DM_PATH * 3];
+
+		wv.noview = k >= ws.n;
 
 		if (fs_excess_at(o, n, w, "/", ex, exlen) ||
 		    fs_excess_at(o, n, w, "/zz", ex, exlen))
@@ -893,6 +938,15 @@ static int gt_landlock(const struct side *o, const struct side *n)
 	return 0;
 }
 
+/* ---- user --------------------------------------------------------------- */
+
+/* Who the box runs as (the VIEW section's user, else the caller's own). */
+static int gt_user(const struct side *o, const struct side *n)
+{
+	return o->a.user != n->a.user || o->a.uid != n->a.uid ||
+	       o->a.gid != n->a.gid;
+}
+
 /* ---- Replaying the prover's witnesses on both artifacts ----------------- */
 
 static int replay_fs(const struct side *o, const struct side *n,
@@ -903,19 +957,37 @@ static int replay_fs(const struct side *o, const struct side *n,
 	    link[DM_PATH * 2];
 	struct dm_world w;
 
+	if (f->fs.own) {
+		char ex[128];
+
+		return own_excess(o, n, ex, sizeof(ex));
+	}
+	if (!f->fs.rights) /* best_effort against require */
+		return n->a.view_best_effort && o->a.view_root &&
+		       !o->a.view_best_effort;
 	build_worlds(o, n, &ws);
 	memset(&w, 0, sizeof(w));
 	for (unsigned i = 0; i < ws.nvars; i++) {
-		snprintf(vals[i], DM_PATH, "/%s/var/%s", fresh, ws.vars[i]);
+		if (f->fs.var && !strcmp(f->fs.var, ws.vars[i]))
+			snprintf(vals[i], DM_PATH, "%s/%s-%s",
+				 strcmp(f->fs.under, "/") ? f->fs.under : "",
+				 fresh, ws.vars[i]);
+		else
+			snprintf(vals[i], DM_PATH, "/%s/var/%s", fresh,
+				 ws.vars[i]);
 		w.var[i] = ws.vars[i];
 		w.val[i] = vals[i];
 	}
 	w.nvars = ws.nvars;
+	w.noview = f->fs.noview;
 	if (dm_bind(&w, f->fs.path, loc, sizeof(loc)))
 		return 0;
 	if (f->fs.symlink) {
 		snprintf(link, sizeof(link), "%s", loc);
-		snprintf(target, sizeof(target), "/%s/target", fresh);
+		if (f->fs.target)
+			snprintf(target, sizeof(target), "%s", f->fs.target);
+		else
+			snprintf(target, sizeof(target), "/%s/target", fresh);
 		w.symlink = link;
 		w.target = target;
 		snprintf(loc, sizeof(loc), "%s", target);
@@ -1026,6 +1098,9 @@ static int replay(const struct side *o, const struct side *n,
 		case PROVE_DIM_LANDLOCK:
 			ok = replay_landlock(o, n, f->witness);
 			break;
+		case PROVE_DIM_USER:
+			ok = gt_user(o, n);
+			break;
 		default:
 			break;
 		}
@@ -1092,6 +1167,7 @@ static void check_pair(struct side *o, struct side *n, uint64_t seed,
 	gt[PROVE_DIM_LIMITS] = gt_limits(o, n);
 	gt[PROVE_DIM_ENV] = gt_env(o, n);
 	gt[PROVE_DIM_LANDLOCK] = gt_landlock(o, n);
+	gt[PROVE_DIM_USER] = gt_user(o, n);
 	if (!sys_covered(o, n, &g, &r, ex[0], sizeof(ex[0])))
 		report(o, n, &r, seed, "syscalls: %s", ex[0]);
 	if (!finite_exact(o, n, &r, ex[0], sizeof(ex[0])))

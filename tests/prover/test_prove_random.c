@@ -170,14 +170,19 @@ static const char *const paths[] = {
 static const uint32_t rights[] = {IR_FS_READ_FILE, IR_FS_READ_DIR,
 				  IR_FS_WRITE_FILE, IR_FS_EXECUTE};
 
+/* The box's own mounts go on literal paths only. */
+static const char *const own_paths[] = {"/a", "/a/b", "/b", "/t"};
+
 static void gen_fs(struct ir_policy *p)
 {
-	unsigned n = pick(5);
+	unsigned n = pick(5), m = pick(3);
 
 	p->fs.present = pick(7) != 0;
-	p->fs.rules = xcalloc(n, sizeof(*p->fs.rules));
-	for (unsigned i = 0; i < n && p->fs.present; i++) {
-		const char *path = paths[pick(12)];
+	p->fs.mode = p->fs.present && pick(4) == 0 ? IR_VIEW_BEST_EFFORT
+						   : IR_VIEW_REQUIRE;
+	p->fs.rules = xcalloc(n + m, sizeof(*p->fs.rules));
+	for (unsigned i = 0; i < n + m && p->fs.present; i++) {
+		const char *path = i < n ? paths[pick(12)] : own_paths[pick(4)];
 		struct ir_fs_rule *r = &p->fs.rules[p->fs.nrules];
 		int dup = 0;
 
@@ -186,11 +191,24 @@ static void gen_fs(struct ir_policy *p)
 		if (dup)
 			continue;
 		r->path = xstrdup(path);
+		if (i >= n) {
+			r->kind = pick(3) ? IR_FS_TMPFS : IR_FS_PROC;
+			r->rights = r->kind == IR_FS_PROC ? IR_FS_RO
+				    : pick(2)		  ? IR_FS_RW
+							  : IR_FS_RWX;
+			r->size =
+			    r->kind == IR_FS_TMPFS ? (1u + pick(2)) << 20 : 0;
+			p->fs.nrules++;
+			continue;
+		}
 		r->rights = rights[pick(4)] | (pick(2) ? rights[pick(4)] : 0);
 		r->flags = (pick(5) == 0 ? IR_FS_FOLLOW : 0) |
 			   (pick(6) == 0 ? IR_FS_OPTIONAL : 0);
 		p->fs.nrules++;
 	}
+	p->user.present = pick(3) == 0;
+	if (p->user.present)
+		p->user.uid = p->user.gid = pick(2) ? 65534 : 1000;
 }
 
 static const struct {
@@ -454,36 +472,123 @@ static int under(const char *a, const char *b)
 	       (!strncmp(a, b, la) && (b[la] == '\0' || b[la] == '/'));
 }
 
-/* This file's own Landlock model: rights at literal path q. */
-static uint32_t t_rights(const struct ir_policy *p, const char *q,
-			 const char *symlink)
+/* A path made literal with var (NULL: none) bound inside `in`. */
+static void bind_w(const char *p, const char *var, const char *in, char *out,
+		   size_t len)
+{
+	const char *e = p[0] == '$' ? strchr(p, '}') : NULL;
+	const char *name = p[0] == '~' ? "HOME" : e ? p + 2 : NULL;
+	size_t n = p[0] == '~' ? 4 : e ? (size_t)(e - p - 2) : 0;
+	const char *rest = p[0] == '~' ? p + 1 : e ? e + 1 : p;
+
+	if (name && var && strlen(var) == n && !strncmp(var, name, n))
+		snprintf(out, len, "%s/" FRESH "-%s%s",
+			 strcmp(in, "/") ? in : "", var, rest);
+	else
+		bind_path(p, out, len);
+}
+
+struct tworld {
+	const char *symlink, *var, *in;
+	int noview;
+	const char *target; /* NULL: the fresh one */
+};
+
+/*
+ * This file's own model of Landlock and the view (docs/VIEW.md): the
+ * rights on the host's data at literal path q. Landlock: the rights left
+ * free and every rule holding q. The view: nothing where the deepest
+ * rule holding q is a mount of the box's own, or no rule holds q; and a
+ * read-only mount without a write right, noexec without execute.
+ */
+static uint32_t t_rights_w(const struct ir_policy *p, const char *q,
+			   const struct tworld *w)
 {
 	char s[256] = "", l[256], t[512];
-	uint32_t acc = 0;
+	uint32_t acc = IR_FS_ALL, grants = 0, wr = IR_FS_RW & ~IR_FS_RO;
+	int deepest = -1, own = 0;
 
 	if (!p->fs.present)
 		return IR_FS_ALL;
-	if (symlink)
-		bind_path(symlink, s, sizeof(s));
+	for (uint32_t i = 0; i < p->fs.nrules; i++)
+		if (p->fs.rules[i].kind == IR_FS_GRANT &&
+		    !(p->fs.rules[i].rights & IR_FS_CONNECT_UNIX))
+			acc = 0;
+	acc &= IR_FS_CONNECT_UNIX; /* free when every grant has it */
+	if (w->symlink)
+		bind_w(w->symlink, w->var, w->in, s, sizeof(s));
 	for (uint32_t i = 0; i < p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
+		int len;
 
-		bind_path(r->path, l, sizeof(l));
+		if (w->noview && r->kind != IR_FS_GRANT)
+			continue;
+		bind_w(r->path, w->var, w->in, l, sizeof(l));
 		if (s[0] && strcmp(s, "/") && under(s, l)) {
 			if (!(r->flags & IR_FS_FOLLOW))
 				continue;
-			snprintf(t, sizeof(t), "/" FRESH "/target%s",
+			snprintf(t, sizeof(t), "%s%s",
+				 w->target ? w->target : "/" FRESH "/target",
 				 l + strlen(s));
 		} else {
 			snprintf(t, sizeof(t), "%s", l);
 		}
-		if (under(t, q))
-			acc |= r->rights;
+		if (!under(t, q))
+			continue;
+		acc |= r->rights;
+		len = strcmp(t, "/") ? (int)strlen(t) : 0;
+		if (r->kind == IR_FS_GRANT)
+			grants |= r->rights;
+		if (len >= deepest) {
+			deepest = len;
+			own = r->kind != IR_FS_GRANT;
+		}
 	}
+	if (w->noview)
+		return acc;
+	if (deepest < 0 || own)
+		return 0;
+	if (!(grants & (wr | IR_FS_MAKE_CHAR | IR_FS_MAKE_BLOCK)))
+		acc &= ~wr;
+	if (!(grants & IR_FS_EXECUTE))
+		acc &= ~(uint32_t)IR_FS_EXECUTE;
+	if (!(grants & (IR_FS_IOCTL_DEV | IR_FS_MAKE_CHAR | IR_FS_MAKE_BLOCK)))
+		acc &= ~(uint32_t)IR_FS_IOCTL_DEV;
 	return acc;
 }
 
-static int brute_fs(const struct ir_policy *o, const struct ir_policy *nw)
+static uint32_t t_rights(const struct ir_policy *p, const char *q,
+			 const char *symlink)
+{
+	struct tworld w = {symlink, NULL, NULL, 0, NULL};
+
+	return t_rights_w(p, q, &w);
+}
+
+/* The own mount of p at exactly path, or NULL. */
+static const struct ir_fs_rule *t_own(const struct ir_policy *p,
+				      const char *path)
+{
+	for (uint32_t i = 0; p->fs.present && i < p->fs.nrules; i++)
+		if (p->fs.rules[i].kind != IR_FS_GRANT &&
+		    !strcmp(p->fs.rules[i].path, path))
+			return &p->fs.rules[i];
+	return NULL;
+}
+
+/* NEW's own mount r: not matched nor covered by OLD there? */
+static int t_own_exceeds(const struct ir_policy *o, const struct ir_fs_rule *r)
+{
+	const struct ir_fs_rule *x = t_own(o, r->path);
+
+	if (x)
+		return x->kind != r->kind || (r->rights & ~x->rights) ||
+		       r->size > x->size;
+	return (r->rights & ~t_rights(o, r->path, NULL)) != 0;
+}
+
+static int points_exceed(const struct ir_policy *o, const struct ir_policy *nw,
+			 const struct tworld *w)
 {
 	static const char *const extra[] = {"/", "/zz", "/a/zz", "/b/zz"};
 	char q[300];
@@ -493,21 +598,55 @@ static int brute_fs(const struct ir_policy *o, const struct ir_policy *nw)
 
 		for (uint32_t i = 0; p->fs.present && i < p->fs.nrules; i++) {
 			for (int sub = 0; sub < 2; sub++) {
-				bind_path(p->fs.rules[i].path, q, sizeof(q));
+				bind_w(p->fs.rules[i].path, w->var, w->in, q,
+				       sizeof(q));
 				if (sub)
 					strcat(q, "/x");
-				if (t_rights(nw, q, NULL) &
-				    ~t_rights(o, q, NULL))
+				if (t_rights_w(nw, q, w) & ~t_rights_w(o, q, w))
 					return 1;
 			}
 		}
 	}
 	for (size_t i = 0; i < sizeof(extra) / sizeof(*extra); i++)
-		if (t_rights(nw, extra[i], NULL) & ~t_rights(o, extra[i], NULL))
+		if (t_rights_w(nw, extra[i], w) & ~t_rights_w(o, extra[i], w))
 			return 1;
+	return 0;
+}
+
+static int brute_fs(const struct ir_policy *o, const struct ir_policy *nw)
+{
+	static const char *const vars[] = {"W", "V", "HOME"};
+	struct tworld fresh = {NULL, NULL, NULL, 0, NULL};
+
+	if (points_exceed(o, nw, &fresh))
+		return 1;
+	/* NEW's variables bound inside OLD's own mounts */
+	for (uint32_t j = 0; o->fs.present && j < o->fs.nrules; j++)
+		for (size_t v = 0; o->fs.rules[j].kind != IR_FS_GRANT && v < 3;
+		     v++) {
+			struct tworld w = {NULL, vars[v], o->fs.rules[j].path,
+					   0, NULL};
+
+			if (points_exceed(o, nw, &w))
+				return 1;
+		}
+	/* without the view */
+	if (nw->fs.present && nw->fs.mode == IR_VIEW_BEST_EFFORT) {
+		struct tworld w = {NULL, NULL, NULL, 1, NULL};
+
+		if (o->fs.present && o->fs.mode != IR_VIEW_BEST_EFFORT)
+			return 1;
+		if (points_exceed(o, nw, &w))
+			return 1;
+	}
 	for (uint32_t i = 0; nw->fs.present && i < nw->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &nw->fs.rules[i];
 
+		if (r->kind != IR_FS_GRANT) {
+			if (t_own_exceeds(o, r))
+				return 1;
+			continue;
+		}
 		if (!(r->flags & IR_FS_FOLLOW) || !strcmp(r->path, "/"))
 			continue;
 		if (t_rights(nw, "/" FRESH "/target", r->path) &
@@ -515,6 +654,12 @@ static int brute_fs(const struct ir_policy *o, const struct ir_policy *nw)
 			return 1;
 	}
 	return 0;
+}
+
+static int brute_user(const struct ir_policy *o, const struct ir_policy *nw)
+{
+	return o->user.present != nw->user.present ||
+	       o->user.uid != nw->user.uid || o->user.gid != nw->user.gid;
 }
 
 /* ---- net by brute force ---------------------------------------------- */
@@ -783,14 +928,23 @@ static void check_witness(const struct ir_policy *o, const struct ir_policy *nw,
 	}
 	case PROVE_PT_FS: {
 		char q[300];
-		const char *sym = f->fs.symlink ? f->fs.path : NULL;
+		struct tworld w = {f->fs.symlink ? f->fs.path : NULL, f->fs.var,
+				   f->fs.under, f->fs.noview, f->fs.target};
+		const struct ir_fs_rule *r = t_own(nw, f->fs.path);
 
-		if (sym)
-			snprintf(q, sizeof(q), "/" FRESH "/target");
+		if (f->fs.own) {
+			if (!r || r->kind != f->fs.own || !t_own_exceeds(o, r))
+				fail_msg("own-mount witness %s does not hold",
+					 f->witness);
+			break;
+		}
+		if (w.symlink)
+			snprintf(q, sizeof(q), "%s",
+				 w.target ? w.target : "/" FRESH "/target");
 		else
-			bind_path(f->fs.path, q, sizeof(q));
-		if ((t_rights(nw, q, sym) & f->fs.rights) != f->fs.rights ||
-		    (t_rights(o, q, sym) & f->fs.rights))
+			bind_w(f->fs.path, w.var, w.in, q, sizeof(q));
+		if ((t_rights_w(nw, q, &w) & f->fs.rights) != f->fs.rights ||
+		    (t_rights_w(o, q, &w) & f->fs.rights))
 			fail_msg("fs witness %s does not hold", f->witness);
 		break;
 	}
@@ -828,7 +982,12 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 	brute[PROVE_DIM_LIMITS] = brute_limits(o, nw);
 	brute[PROVE_DIM_ENV] = brute_env(o, nw);
 	brute[PROVE_DIM_LANDLOCK] = brute_landlock(o, nw);
+	brute[PROVE_DIM_USER] = brute_user(o, nw);
 	for (int d = 0; d < PROVE_DIM_COUNT; d++) {
+		if (brute[d] && !has[d] && getenv("PROVE_RANDOM_DEBUG")) {
+			ir_print(o, stderr);
+			ir_print(nw, stderr);
+		}
 		if (brute[d] && !has[d])
 			fail_msg("seed %llu: brute force finds %s exceeding, "
 				 "the prover does not",

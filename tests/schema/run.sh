@@ -168,7 +168,11 @@ broken tier-unknown $R '.layers.seccomp.tier = "partial"' 'at /layers/seccomp/ti
 broken tier-degraded-no-reason $R '.layers.limits.tier = "degraded()"' 'at /layers/limits/tier'
 broken tier-not-string $R '.layers.env.tier = true' 'at /layers/env/tier'
 broken layer-missing $R 'del(.layers.env)' "'env' is a required property"
-broken layer-unknown $R '.layers.view = {"tier":"enforced"}' "'view' was unexpected"
+broken layer-unknown $R '.layers.sandbox = {"tier":"enforced"}' "'sandbox' was unexpected"
+broken view-incomplete $R '.layers.view = {"tier":"enforced"}' "'user' is a required property"
+broken view-host-with-pidns $R '.layers.view = {"tier":"off","user":"caller","root":"host","pid_namespace":true}' 'at /layers/view'
+broken view-own-degraded $R '.layers.view = {"tier":"degraded(x)","user":"caller","root":"own"}' 'at /layers/view/tier'
+broken view-memfd-word $R '.layers.view = {"tier":"enforced","user":"caller","root":"own","entries":1,"pid_namespace":true,"memfd_noexec":"maybe"}' 'at /layers/view/memfd_noexec'
 broken property-unknown $R '.certified = true' "'certified' was unexpected"
 broken policy-unknown $R '.policy.signed = true' "'signed' was unexpected"
 broken version-2 $R '.schema_version = 2' 'at /schema_version'

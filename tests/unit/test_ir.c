@@ -60,7 +60,8 @@ static void test_equivalent_policies(void **state)
 	    {"policy \"p\" { fs { ro /usr /lib; rw /tmp } }",
 	     "policy \"p\" { fs { rw /tmp/; ro /lib/./ //usr } }"},
 	    {"policy \"p\" { fs { ro /usr } }",
-	     "policy \"p\" { fs { allow read_dir read_file on /usr } }"},
+	     "policy \"p\" { fs { allow read_dir read_file connect_unix on "
+	     "/usr } }"},
 	    {"policy \"p\" { env { pass B A; set C=1 } limits { pids 5; "
 	     "memory 1GiB } }",
 	     "policy \"p\" { limits { memory 1024MiB\n pids 5 } env { set "
@@ -126,6 +127,16 @@ static void test_equivalent_policies(void **state)
 	     "badarch kill_process } }"},
 	    {"policy \"p\" { net none { loopback * } }",
 	     "policy \"p\" { net none { loopback 1-65535 } }"},
+	    /* The view (docs/VIEW.md): spellings of one thing. */
+	    {"policy \"p\" { fs { tmpfs /tmp; dev; proc } }",
+	     "policy \"p\" { fs require { proc /proc; tmpfs /tmp/ 256MiB\n "
+	     "dev /dev } }"},
+	    {"policy \"p\" { fs { socket /run/a.sock } }",
+	     "policy \"p\" { fs { allow connect_unix on /run/a.sock } }"},
+	    {"policy \"p\" { user 65534 }",
+	     "policy \"p\" { user 65534:65534 }"},
+	    {"policy \"p\" { user nobody }",
+	     "policy \"p\" { user 65534:65534 }"},
 	};
 	size_t i;
 
@@ -162,6 +173,20 @@ static void test_different_policies(void **state)
 	     "policy \"p\" { limits { pids 5 } }"},
 	    {"policy \"p\" { env { secret K from file /k to /run/a/K } }",
 	     "policy \"p\" { env { secret K from file /k to /run/b/K } }"},
+	    /* A tmpfs of its own is not the host's folder. */
+	    {"policy \"p\" { fs { tmpfs /tmp } }",
+	     "policy \"p\" { fs { rw /tmp } }"},
+	    {"policy \"p\" { fs { tmpfs /tmp } }",
+	     "policy \"p\" { fs { tmpfs /tmp exec } }"},
+	    {"policy \"p\" { fs { tmpfs /tmp 1MiB } }",
+	     "policy \"p\" { fs { tmpfs /tmp 2MiB } }"},
+	    {"policy \"p\" { fs { proc } }", "policy \"p\" { fs { proc /p } }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { fs best_effort { ro /usr } }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { fs { allow read_file read_dir on /usr } }"},
+	    {"policy \"p\" { user 65534 }", "policy \"p\" { user 65534:0 }"},
+	    {"policy \"p\" { fs { } }", "policy \"p\" { user 0 }"},
 	    {"policy \"p\" { fs { ro /usr } }",
 	     "policy \"p\" { fs { ro /usr; observe destructive } }"},
 	    {"policy \"p\" { fs { observe destructive } }",
@@ -178,8 +203,10 @@ static void test_different_policies(void **state)
 static const char *full_policy =
     "policy \"full\" {\n"
     "  landlock abi >= 4 best_effort\n"
-    "  fs { ro /usr; rw ${WORKSPACE} /tmp; allow execute on follow "
-    "/usr/bin; observe destructive workspace ${WS}/src }\n"
+    "  user 1000:100\n"
+    "  fs best_effort { ro /usr; rw ${WORKSPACE} /srv; allow execute on "
+    "follow /usr/bin; tmpfs /tmp 1MiB exec; dev; proc /proc; socket "
+    "/run/s; observe destructive workspace ${WS}/src }\n"
     "  net filtered { allow api.example.com:443 [2001:db8::]:8000-8100 "
     "10.0.0.0/16 udp; deny 10.0.1.0/24:53; loopback 8080 }\n"
     "  syscalls default errno(EPERM) { badarch kill_thread\n"
@@ -209,6 +236,15 @@ static void test_codec_round_trip(void **state)
 	assert_int_equal(q->sys.badarch.kind, IR_ACT_KILL_THREAD);
 	assert_int_equal(q->limits.value[IR_LIM_MEMORY], 2ull << 30);
 	assert_int_equal(q->limits.mode, IR_LIMITS_REQUIRE);
+	assert_int_equal(q->user.uid, 1000);
+	assert_int_equal(q->user.gid, 100);
+	assert_int_equal(q->fs.mode, IR_VIEW_BEST_EFFORT);
+	for (uint32_t i = 0; i < q->fs.nrules; i++)
+		if (!strcmp(q->fs.rules[i].path, "/tmp")) {
+			assert_int_equal(q->fs.rules[i].kind, IR_FS_TMPFS);
+			assert_int_equal(q->fs.rules[i].size, 1u << 20);
+			assert_int_equal(q->fs.rules[i].rights, IR_FS_RWX);
+		}
 	assert_int_equal(q->fs.observe, IR_OBSERVE_DESTRUCTIVE);
 	assert_string_equal(q->fs.workspace, "${WS}/src");
 	ir_policy_destroy(&p);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The box's own view (view.c): planned in the parent, built in the box's
+ * mount namespace by its init, reported in the record.
+ */
+#ifndef POLC_STUB_VIEW_H
+#define POLC_STUB_VIEW_H
+
+#include "artifact.h"
+#include "landlock.h"
+#include "layers.h"
+#include "util.h"
+
+/*
+ * Parent, deciding layers (after landlock_prepare bound and opened the
+ * rule paths): the view's tier, its namespaces asked for, the mount order
+ * and each bind's attributes; the box's user. Refuses what the policy
+ * requires and this caller or kernel cannot have.
+ */
+void view_plan(const struct policy *p, struct layer_state *l);
+/* Does the box get a root of its own (view_plan said so)? */
+int view_root(void);
+/*
+ * Child, in its mount and pid namespaces: the box's root built and
+ * pivoted into, with the secrets and the pinned hosts file in it; or,
+ * without a view, those two on the host's tree as before.
+ */
+void view_child(const struct ll_run *ll);
+/* The view layer's record fields (",\"root\":..."). */
+void view_record(struct text *t, int refused);
+
+#endif
