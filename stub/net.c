@@ -35,11 +35,11 @@
 #include "nfnl.h"
 #include "pasta.h"
 #include "protect.h"
+#include "resolve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,33 +144,20 @@ static void pin_add(struct pinned *pn, int family, const void *a)
 	pn->n++;
 }
 
+static void pin_one(void *arg, int family, const uint8_t *a)
+{
+	pin_add(arg, family, a);
+}
+
 /* Once, at start: the addresses the name has now are the ones the box
- * may reach for the whole run, whatever the name says later. */
+ * may reach for the whole run, whatever the name says later (resolve.c:
+ * the hosts file, then DNS). */
 static void resolve(struct pinned *pn, const char *name)
 {
-	struct addrinfo hints, *res, *ai;
-	int rc;
+	const char *why = NULL;
 
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	rc = getaddrinfo(name, NULL, &hints, &res);
-	if (rc)
-		die("net: resolve %s: %s", name,
-		    rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
-	for (ai = res; ai; ai = ai->ai_next) {
-		if (ai->ai_family == AF_INET)
-			pin_add(pn, AF_INET,
-				&((struct sockaddr_in *)(void *)ai->ai_addr)
-				     ->sin_addr);
-		else if (ai->ai_family == AF_INET6)
-			pin_add(pn, AF_INET6,
-				&((struct sockaddr_in6 *)(void *)ai->ai_addr)
-				     ->sin6_addr);
-	}
-	freeaddrinfo(res);
-	if (!pn->n)
-		die("net: resolve %s: no IPv4 or IPv6 address", name);
+	if (resolve_host(name, pin_one, pn, &why))
+		die("net: resolve %s: %s", name, why);
 }
 
 /* ${VAR}: one IP address, or a host name resolved like a listed one. A

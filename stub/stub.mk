@@ -11,7 +11,7 @@ POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
                 stub/env.c stub/secrets.c stub/net.c stub/run.c \
                 stub/child.c stub/init.c stub/view.c stub/doctor.c \
                 stub/supervise.c stub/denials.c stub/obs_paths.c \
-                stub/obs_decode.c stub/llaudit.c stub/sbpf.c \
+                stub/obs_decode.c stub/llaudit.c stub/sbpf.c stub/resolve.c \
                 stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
                 stub/userns.c stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c

@@ -1,7 +1,7 @@
 # libFuzzer harnesses for the policy front end (fuzz_policy), the
 # artifact readers of polc (fuzz_polbin), polexec's artifact decoder
-# (fuzz_stub), polc import oci (fuzz_oci) and polc suggest's run-record
-# reader (fuzz_record). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
+# (fuzz_stub) and resolver (fuzz_dns), polc import oci (fuzz_oci) and polc
+# suggest's run-record reader (fuzz_record). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
 # from the top Makefile.
 #
 #   make fuzz-build    build the harnesses (clang, ASan + UBSan + libFuzzer)
@@ -66,7 +66,8 @@ FUZZ_REC_SRCS := compiler/cli/suggest.c compiler/cli/record_read.c \
 	  $(wildcard bpf/*.c))
 FUZZ_REC_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_REC_SRCS))
 FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin \
-	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci $(B)/fuzz/fuzz_record
+	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci $(B)/fuzz/fuzz_record \
+	$(B)/fuzz/fuzz_dns
 
 $(B)/fuzz/%.o: %.c $(B)/lang/parser.h
 	@mkdir -p $(dir $@)
@@ -88,6 +89,10 @@ $(B)/fuzz/fuzz_oci: $(B)/fuzz/tests/fuzz/fuzz_oci.o $(FUZZ_OCI_OBJS) \
 $(B)/fuzz/fuzz_record: $(B)/fuzz/tests/fuzz/fuzz_record.o $(FUZZ_REC_OBJS) \
 		$(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -ldl -o $@
+# fuzz_dns: polexec's resolver, its answer, resolv.conf and hosts readers.
+$(B)/fuzz/tests/fuzz/fuzz_dns.o: FUZZ_CFLAGS += -Istub
+$(B)/fuzz/fuzz_dns: $(B)/fuzz/tests/fuzz/fuzz_dns.o $(B)/fuzz/stub/resolve.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@
 $(B)/fuzz/tests/fuzz/fuzz_stub.o: FUZZ_CFLAGS += -Istub
 $(B)/fuzz/fuzz_stub: $(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer \
@@ -143,7 +148,7 @@ fuzz-build: $(FUZZ_BINS)
 
 # Every file once, each harness over its own inputs: the seeds, the broken
 # policies, and the saved findings
-# (tests/fuzz/crashes/{policy,polbin,stub,oci,record}-*). fuzz_oci's seeds
+# (tests/fuzz/crashes/{policy,polbin,stub,oci,record,dns}-*). fuzz_oci's seeds
 # are tests/fuzz/corpus-oci/ (small profiles, and what fuzzing kept) and
 # bench/profiles/; fuzz_record's, tests/fuzz/corpus-record/ (records of
 # the observe suite, and hostile hand-made ones).
@@ -184,6 +189,10 @@ fuzz-replay: $(FUZZ_BINS)
 	    $$(find tests/fuzz/corpus-oci bench/profiles tests/fuzz/crashes \
 	        -type f \( -path '*/corpus-oci/*' -o -name '*.json' \
 	        -o -name 'oci-*' \) 2>/dev/null | sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_dns $(B)/fuzz/replay-dns.log \
+	    $$(find tests/fuzz/corpus-dns tests/fuzz/crashes -type f \
+	        \( -path '*/corpus-dns/*' -o -name 'dns-*' \) \
+	        2>/dev/null | sort) || rc=1; \
 	replay $(B)/fuzz/fuzz_record $(B)/fuzz/replay-record.log \
 	    $$(find tests/fuzz/corpus-record tests/fuzz/crashes -type f \
 	        \( -path '*/corpus-record/*' -o -name 'record-*' \) \
@@ -198,6 +207,7 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	@$(FUZZ_STUB_SEEDS_CMD)
 	@mkdir -p $(B)/fuzz/work-policy $(B)/fuzz/work-polbin \
 	    $(B)/fuzz/work-stub $(B)/fuzz/work-oci $(B)/fuzz/work-record \
+	    $(B)/fuzz/work-dns \
 	    $(B)/fuzz/findings
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_policy $(FUZZ_OPTS) \
 	    $(FUZZ_EXPLORE) -dict=$(B)/fuzz/policy.dict \
@@ -223,6 +233,10 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    -artifact_prefix=$(B)/fuzz/findings/record- \
 	    $(B)/fuzz/work-record tests/fuzz/corpus-record \
 	    >$(B)/fuzz/fuzz-record.log 2>&1
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_dns $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -artifact_prefix=$(B)/fuzz/findings/dns- \
+	    $(B)/fuzz/work-dns tests/fuzz/corpus-dns \
+	    >$(B)/fuzz/fuzz-dns.log 2>&1
 	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \
 	    $(B)/fuzz/fuzz-stub.log $(B)/fuzz/fuzz-oci.log
 	@n=$$(ls $(B)/fuzz/findings | wc -l); \

@@ -436,6 +436,38 @@ t_filtered_pinned_names_in_view_files() {
 		expect_match "cat succeeded (file grants)" "$OUT" '^rc=0$'
 }
 
+# Names the hosts file does not list: polexec's own resolver asks h1's
+# DNS (netlab.sh), pins A and AAAA answers alike, and the box reaches
+# them by name; a name that does not exist, a server failure and a server
+# that never answers are refusals naming why, and the command never runs.
+t_filtered_dns_names() {
+	boxp "$ART/dns.polbin" -- "tcp dns.test 8080" "tcp multi.test 80" \
+		"tcp $H3 80" "tcp v6only.test 8080" "tcp $H2 80" || return 1
+	reached "dns.test:8080" "tcp dns.test 8080" "h1:8080/tcp" &&
+		reached "multi.test's second address" "tcp $H3 80" \
+			"h3:80/tcp" &&
+		reached "v6only.test (AAAA)" "tcp v6only.test 8080" \
+			"h1:8080/tcp" &&
+		blocked "h2, in no answer" "tcp $H2 80" &&
+		expect "pinned from DNS" \
+			"$(rec '[.layers.net.pinned[] | .entry + "=" + (.addresses | sort | join(","))] | join(" ")')" \
+			"dns.test=$H1,$H1_6 multi.test=$H1,$H3 v6only.test=$H1_6" ||
+		return 1
+	for bad in "nx.test:no such name" "fail.test:SERVFAIL" \
+		"slow.test:no name server answered"; do
+		name=${bad%%:*}
+		rm -f "$T/canary"
+		OUT=$("$POLEXEC" --var API="$name" "$ART/var.polbin" -- \
+			/bin/sh -c "echo ran >'$T/canary'" 2>"$T/stderr")
+		RC=$?
+		expect "$name: exit" "$RC" 125 &&
+			expect_match "$name: says why" "$(cat "$T/stderr")" \
+				"resolve $name: .*${bad#*:}" &&
+			expect_absent "$name: the command never ran" \
+				"$T/canary" || return 1
+	done
+}
+
 t_filtered_variable_entry() {
 	boxp --var API=$H1 "$ART/var.polbin" -- "tcp $H1 8080" "tcp $H2 8080" ||
 		return 1
@@ -646,6 +678,7 @@ t_filtered_pinned_names
 t_filtered_pinned_names_in_view
 t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry
+t_filtered_dns_names
 t_filtered_sockets_refused
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
