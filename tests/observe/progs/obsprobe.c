@@ -21,6 +21,10 @@
  *                       unlinkat(d, AT_REMOVEDIR); unlink b; then open OUT
  *                       (outside WS) with O_TRUNC
  *   read FILE           open(FILE, O_RDONLY)
+ *   time getppid|getpid N
+ *                       N raw calls timed (bench/observe.sh only: no
+ *                       test decides on time); "time: N calls, X ns per
+ *                       call, F failed"
  *
  * Canaries are paths the test made; nothing here touches a system file.
  */
@@ -36,6 +40,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static int said(const char *what, long r)
@@ -147,6 +152,22 @@ int main(int argc, char **argv)
 			if (syscall(SYS_getppid) < 0)
 				bad++, e = errno;
 		printf("getppid: %ld calls, %ld failed errno=%ld\n", n, bad, e);
+		return 0;
+	}
+	if (!strcmp(what, "time") && argc > 3) {
+		long nr = strcmp(argv[2], "getpid") ? SYS_getppid : SYS_getpid;
+		long n = atol(argv[3]), bad = 0;
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (i = 0; i < n; i++)
+			bad += syscall(nr) < 0;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		printf("time: %ld calls, %.1f ns per call, %ld failed\n", n,
+		       ((double)(b.tv_sec - a.tv_sec) * 1e9 +
+			(double)(b.tv_nsec - a.tv_nsec)) /
+			   (double)(n ? n : 1),
+		       bad);
 		return 0;
 	}
 	if (!strcmp(what, "listener"))
