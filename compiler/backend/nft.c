@@ -716,6 +716,36 @@ static void x_byteorder(struct rule *r, uint32_t reg)
 	x_add(r, e);
 }
 
+/* reg 1 = (reg 1 & mask) ^ 0, over len bytes */
+static void x_bitwise(struct rule *r, const void *mask, uint32_t len)
+{
+	static const uint8_t zero[4];
+	struct nftnl_expr *e = x_new(r, "bitwise");
+
+	if (!e)
+		return;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, zero, len);
+	x_add(r, e);
+}
+
+/* add reg 1 (on) to the dynamic set `set` */
+static void x_dynset(struct rule *r, const char *set, uint32_t id)
+{
+	struct nftnl_expr *e = x_new(r, "dynset");
+
+	if (!e)
+		return;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, NFT_DYNSET_OP_ADD);
+	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, set);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
+	x_add(r, e);
+}
+
 static void x_nfproto(struct rule *r, int family)
 {
 	x_meta(r, NFT_META_NFPROTO, NFT_REG_1);
@@ -834,7 +864,6 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 	 * accepts it. */
 	for (f = 4; f <= 6; f += 2) {
 		static const uint8_t rstack = 0x14, lo6[16] = {[15] = 1};
-		struct nftnl_expr *e;
 
 		if (rule_start(&r, "output"))
 			break;
@@ -853,34 +882,13 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 		x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
 		x_cmp8(&r, IR_PROTO_TCP);
 		x_payload(&r, NFT_PAYLOAD_TRANSPORT_HEADER, 13, 1, NFT_REG_1);
-		e = x_new(&r, "bitwise");
-		if (e) {
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, 1);
-			nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, &rstack, 1);
-			nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, &zero, 1);
-			x_add(&r, e);
-		}
+		x_bitwise(&r, &rstack, 1);
 		x_cmp8(&r, rstack);
 		x_payload(&r, NFT_PAYLOAD_TRANSPORT_HEADER, 4, 4, NFT_REG_1);
 		x_cmp(&r, NFT_CMP_EQ, &zero, 4);
 		x_payload(&r, NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2, NFT_REG_1);
-		e = x_new(&r, "dynset");
-		if (e) {
-			nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP,
-					   NFT_DYNSET_OP_ADD);
-			nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME,
-					   f == 4 ? "refused4" : "refused6");
-			nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID,
-					   f == 4 ? SET_REFUSED4
-						  : SET_REFUSED6);
-			x_add(&r, e);
-		}
+		x_dynset(&r, f == 4 ? "refused4" : "refused6",
+			 f == 4 ? SET_REFUSED4 : SET_REFUSED6);
 		rule_end(o, &r);
 	}
 	if (!rule_start(&r, "output")) {
@@ -898,17 +906,7 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 			nftnl_expr_set_u32(e, NFTNL_EXPR_CT_DREG, NFT_REG_1);
 			x_add(&r, e);
 		}
-		e = x_new(&r, "bitwise");
-		if (e) {
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, 4);
-			nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, &ctmask, 4);
-			nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, &zero, 4);
-			x_add(&r, e);
-		}
+		x_bitwise(&r, &ctmask, 4);
 		x_cmp(&r, NFT_CMP_NEQ, &zero, 4);
 		x_verdict(&r, NF_ACCEPT, NULL);
 	}
@@ -938,28 +936,14 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 	rule_end(o, &r);
 	for (f = 4; f <= 6; f += 2) {
 		for (j = 0; j < 2; j++) {
-			struct nftnl_expr *e;
-
 			if (rule_start(&r, "blocked"))
 				break;
 			x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
 			x_cmp8(&r, j ? IR_PROTO_UDP : IR_PROTO_TCP);
 			x_nfproto(&r, f);
 			x_concat(&r, f, 0);
-			e = x_new(&r, "dynset");
-			if (e) {
-				nftnl_expr_set_u32(
-				    e, NFTNL_EXPR_DYNSET_SREG_KEY, NFT_REG_1);
-				nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP,
-						   NFT_DYNSET_OP_ADD);
-				nftnl_expr_set_str(
-				    e, NFTNL_EXPR_DYNSET_SET_NAME,
-				    f == 4 ? "blocked4" : "blocked6");
-				nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID,
-						   f == 4 ? SET_BLOCKED4
-							  : SET_BLOCKED6);
-				x_add(&r, e);
-			}
+			x_dynset(&r, f == 4 ? "blocked4" : "blocked6",
+				 f == 4 ? SET_BLOCKED4 : SET_BLOCKED6);
 			rule_end(o, &r);
 		}
 	}
