@@ -115,7 +115,7 @@ FUZZ_SEEDS_CMD = mkdir -p tests/fuzz/corpus-polbin; \
 # net none/filtered ones of tests/fuzz/corpus-stub-policy/. Generated the
 # same way into tests/fuzz/corpus-stub/ (*.polbin, not committed); the
 # minimized corpus kept there (files named by their SHA-1) is.
-FUZZ_STUB_SEED_POLICIES := $(wildcard examples/*.pol tests/leak/*.pol \
+FUZZ_STUB_SEED_POLICIES := $(wildcard examples/*.pol tests/leak/*.pol tests/observe/*.pol \
 	tests/fuzz/corpus-stub-policy/*.pol) $(FUZZ_SEED_POLICIES)
 FUZZ_STUB_SEEDS_CMD = mkdir -p tests/fuzz/corpus-stub; \
 	if [ -x $(B)/polc ]; then \
