@@ -160,6 +160,8 @@ const char *polbin_section_name(uint32_t type)
 		return "view";
 	case POLBIN_SEC_NOEXEC:
 		return "noexec";
+	case POLBIN_SEC_OBSERVE:
+		return "observe";
 	case POLBIN_SEC_UNENFORCED:
 		return "unenforced";
 	}

@@ -102,6 +102,82 @@
 #ifndef POLC_SECTIONS_H
 #define POLC_SECTIONS_H
 
+/*
+ * OBSERVE (POLBIN_SEC_OBSERVE, not critical): what polexec needs to name
+ * the box's denials and destructive calls in the run record
+ * (docs/OBSERVE.md). A polexec without it installs the decision program
+ * and records no denial; enforcement is the same. All of it is a pure
+ * function of the IR (compiler/backend/observe.c), and the three programs
+ * are proven at build time, like the decision program, against the
+ * specification of compiler/backend/seccomp_observe.c.
+ *
+ *   u32 version  POLBIN_OBS_VERSION
+ *   u32 flags    POLBIN_OBS_F_*; any other bit is refused
+ *   records { u16 tag, u16 zero, u32 len, payload[len], zero padding to a
+ *             multiple of 4 }, tags in increasing order, until the end:
+ *   NOTIFY (1), LEARN (2), EXPLAIN (3), exactly once each:
+ *             struct sock_filter[len / 8], 1..POLBIN_SECCOMP_MAX_INSNS,
+ *             only the instructions the code generator emits (ld word of
+ *             seccomp_data, and #k, jeq/jgt/jge/jset #k, ja, ret #k)
+ *   SYSCALL (4), one per x86_64 number named, numbers increasing:
+ *             { u16 nr, u8 nargs (0..6, or POLBIN_OBS_NARGS_UNKNOWN),
+ *               u8 name_len (1..40), u8 fmt[6], name }: fmt[i] is
+ *             POLBIN_OBS_ARG_* | table << 4
+ *   CONST (5), one per table, tables increasing (1..15):
+ *             { u8 table, u8 kind (POLBIN_OBS_CONST_*), u16 count,
+ *               u32 low_mask, then count x { u64 value, u8 len (1..63),
+ *               name } }; kind FLAGS lists names by popcount, largest
+ *             first; ENUM_LOW names the value of (x & low_mask) and the
+ *             flags of the rest
+ *   RULE (6), codes increasing: { u32 code, u8 flags (POLBIN_OBS_RULE_*),
+ *             u8 action kind, u16 errno, u16 text_len, text }: the
+ *             policy text of the rule the explain program's code names
+ *             (code 0 the default, 1 the bad-arch action)
+ *   WORKSPACE (7), at most once: the `observe` workspace path, as the
+ *             policy wrote it (${VAR}, ~ or absolute)
+ */
+#define POLBIN_OBS_VERSION	  1
+#define POLBIN_OBS_F_DESTRUCTIVE  0x1u /* fs observe destructive */
+#define POLBIN_OBS_F_LEARN_PATHS  0x2u /* LEARN notifies path calls */
+#define POLBIN_OBS_F_ALL	  0x3u
+#define POLBIN_OBS_NARGS_UNKNOWN  7
+#define POLBIN_OBS_MAX_NR	  1024 /* syscall numbers below it named */
+#define POLBIN_OBS_RULE_COMPANION 0x1u /* an egress companion */
+
+enum polbin_obs_tag {
+	POLBIN_OBS_NOTIFY = 1,
+	POLBIN_OBS_LEARN = 2,
+	POLBIN_OBS_EXPLAIN = 3,
+	POLBIN_OBS_SYSCALL = 4,
+	POLBIN_OBS_CONST = 5,
+	POLBIN_OBS_RULE = 6,
+	POLBIN_OBS_WORKSPACE = 7,
+};
+
+/* How an argument is shown in the record. */
+enum polbin_obs_arg {
+	POLBIN_OBS_ARG_NONE = 0,
+	POLBIN_OBS_ARG_INT = 1,	  /* signed decimal; part of a denial's key */
+	POLBIN_OBS_ARG_HEX = 2,	  /* 0x...; not part of the key */
+	POLBIN_OBS_ARG_FD = 3,	  /* a file descriptor */
+	POLBIN_OBS_ARG_DIRFD = 4, /* a file descriptor, or AT_FDCWD */
+	POLBIN_OBS_ARG_PATH = 5,  /* a path the box passed */
+	POLBIN_OBS_ARG_SIZE = 6,  /* a length: decimal, not part of the key */
+	POLBIN_OBS_ARG_ENUM = 7,  /* a name of the table; in the key */
+	POLBIN_OBS_ARG_FLAGS = 8, /* names of the table joined by |; key */
+	POLBIN_OBS_ARG_MODE = 9,  /* octal; in the key */
+	POLBIN_OBS_ARG_KINDS = 10
+};
+
+/* The constant table of errno names, which the actions are shown with. */
+#define POLBIN_OBS_TABLE_ERRNO 11
+
+enum polbin_obs_const_kind {
+	POLBIN_OBS_CONST_ENUM = 0,
+	POLBIN_OBS_CONST_FLAGS = 1,
+	POLBIN_OBS_CONST_ENUM_LOW = 2,
+};
+
 #define POLBIN_VIEW_VERSION    1
 #define POLBIN_VIEW_HEADER_LEN 24
 #define POLBIN_VIEW_ENTRY_LEN  24 /* without the path */
@@ -189,8 +265,13 @@ enum polbin_meta_key {
  *         blocked4, blocked6: same key layout as allow4/6, flags dynamic,
  *         size POLBIN_NFT_BLOCKED_SIZE: the evidence set, filled by the
  *         kernel, read by polexec after the box exits.
+ *         refused4, refused6: type inet_service, flags dynamic, size
+ *         POLBIN_NFT_BLOCKED_SIZE: the box's loopback ports that refused
+ *         a connect (evidence, read likewise).
  *   chain output: hook output, priority 0, policy drop:
- *         oif 1 (lo) accept; ct state established,related accept;
+ *         oif 1, ip saddr 127.0.0.0/8 (ip6 saddr ::1), tcp flags rst,ack,
+ *         tcp sequence 0: add tcp sport to @refused4/@refused6 (no
+ *         verdict); oif 1 (lo) accept; ct state established,related accept;
  *         icmpv6 neighbour/router solicitation and neighbour advert accept
  *         (to pasta, which answers them itself); ADDR . l4proto . th dport
  *         @deny4/@deny6 goto blocked; @allow4/@allow6 accept; for each

@@ -28,3 +28,10 @@ $(B)/bench/oci_insns: $(B)/bench/oci_insns.o $(B)/tests/oci/runc_model.o \
 bench-oci: $(B)/bench/oci_insns
 	$(B)/bench/oci_insns $(PROFILE)
 .PHONY: bench-oci
+
+# Observing denials (issue 12): a denied call answered by the supervisor
+# against the kernel alone, an allowed one, a workload, and git checkout
+# under `observe destructive`.
+bench-observe: $(B)/polc $(B)/polexec tests
+	B=$(B) bench/observe.sh
+.PHONY: bench-observe

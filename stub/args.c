@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
-    "[--require-enforced] ARTIFACT -- CMD [ARGS...]\n"
+    "[--require-enforced] [--explain] [--learn] ARTIFACT -- CMD [ARGS...]\n"
     "       polexec --doctor ARTIFACT | --help | --version\n"
     "\n"
     "Runs CMD under the policy compiled into ARTIFACT (a .polbin from "
@@ -18,6 +18,12 @@ static const char usage[] =
     "  --var NAME=VALUE     bind ${NAME} in the policy (else polexec's "
     "environment)\n"
     "  --require-enforced   refuse if any layer would be degraded\n"
+    "  --explain            one line on stderr per distinct denial (the\n"
+    "                       record has them either way)\n"
+    "  --learn              PROFILE A TRUSTED WORKLOAD, NEVER HOSTILE CODE:\n"
+    "                       calls and file accesses the policy would deny\n"
+    "                       are allowed and recorded (polc suggest); the\n"
+    "                       network stays enforced; no layer is certified\n"
     "  --doctor ARTIFACT    what ARTIFACT needs, found or missing here; "
     "exit 1\n"
     "                       unless all of it is (the kernel's features: "
@@ -75,6 +81,10 @@ void parse_args(char **argv, struct args *a)
 			vars_add(&a->vars, opt_value(argv, &i, "--var"));
 		} else if (strcmp(arg, "--require-enforced") == 0) {
 			a->require_enforced = 1;
+		} else if (strcmp(arg, "--explain") == 0) {
+			a->explain = 1;
+		} else if (strcmp(arg, "--learn") == 0) {
+			a->learn = 1;
 		} else if (strcmp(arg, "--") == 0 || arg[0] == '-') {
 			die("args: unknown option %.64s (see --help)", arg);
 		} else {

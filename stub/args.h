@@ -10,6 +10,8 @@ struct args {
 	const char *artifact;
 	const char *record;
 	int require_enforced;
+	int learn;   /* --learn: profile a trusted workload (observe.h) */
+	int explain; /* --explain: one stderr line per distinct denial */
 	struct vars vars;
 	char **argv; /* the command, NULL-terminated */
 };

@@ -13,6 +13,7 @@
 #include "artifact.h"
 #include "kernel.h"
 #include "nfnl.h"
+#include "observe.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -28,12 +29,13 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_SECCOMP,
     POLBIN_SEC_ENV,
     POLBIN_SEC_LANDLOCK,
-    POLBIN_SEC_LIMITS, /* limits.c */
-    POLBIN_SEC_NET,    /* net.c: the box's network namespace */
-    POLBIN_SEC_NFT,    /* net.c, nfnl.c: its egress table */
-    POLBIN_SEC_VIEW,   /* view.c, init.c, user.c: the box's own view */
-    POLBIN_SEC_NOEXEC, /* init.c: stacked where memfds could run */
-    POLBIN_SEC_IR,     /* read by polc dump and the prover, not by polexec */
+    POLBIN_SEC_LIMITS,	/* limits.c */
+    POLBIN_SEC_NET,	/* net.c: the box's network namespace */
+    POLBIN_SEC_NFT,	/* net.c, nfnl.c: its egress table */
+    POLBIN_SEC_VIEW,	/* view.c, init.c, user.c: the box's own view */
+    POLBIN_SEC_NOEXEC,	/* init.c: stacked where memfds could run */
+    POLBIN_SEC_IR,	/* read by polc dump and the prover, not by polexec */
+    POLBIN_SEC_OBSERVE, /* obs_decode.c: the run record's programs, names */
     0,
 };
 
@@ -368,7 +370,7 @@ static void decode_env(struct policy *p)
  * components, none empty, "." or "..", no control character. The prover's
  * path model and the paths polexec opens are these strings.
  */
-static int ll_path_ok(const char *s)
+int ll_path_ok(const char *s)
 {
 	const char *end;
 
@@ -843,6 +845,7 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 	decode_view(p);
 	decode_limits(p);
 	decode_net(p);
+	observe_decode(path, p); /* obs_decode.c: OBSERVE, not critical */
 }
 
 void artifact_load(const char *path, struct policy *p)

@@ -15,6 +15,8 @@
 #include "polbin.h"
 #include "sections.h"
 
+struct obs_spec;
+
 /* Hard limits on hostile input, named so that refusals can cite them. */
 #define POLEXEC_MAX_ENV	     256   /* entries in the ENV section */
 #define POLEXEC_MAX_META     1024  /* one META string */
@@ -137,6 +139,7 @@ struct policy {
 	struct view_spec view;	   /* present == 0: no VIEW section */
 	struct net_spec net;	   /* present == 0: the host's network */
 	struct limits_spec limits; /* present == 0: nothing limited */
+	struct obs_spec *obs;	   /* OBSERVE (observe.h), NULL when absent */
 };
 
 /* Reads and validates `path`; dies with the reason on any defect. */
@@ -152,6 +155,10 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 void artifact_read(const char *path, struct policy *p);
 /* Does this polexec enforce sections of this type? */
 int artifact_implements(uint32_t type);
+
+/* A rule path as polc writes it (artifact.c): "/", "~" or "${NAME}", then
+ * "/NAME" components, none empty, "." or "..", no control character. */
+int ll_path_ok(const char *s);
 
 /* Does the box's network need pasta (filtered, or host loopback ports)? */
 static inline int net_needs_pasta(const struct net_spec *s)

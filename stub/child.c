@@ -22,10 +22,14 @@
  *                        user (boxns.c)
  *   no_new_privs         no setuid gain across execve; Landlock and
  *                        seccomp need it
- *   Landlock             the ruleset the parent built (landlock.c)
- *   stray fds closed     only 0, 1 and 2 reach the box (the ruleset's too)
+ *   Landlock             the ruleset the parent built (landlock.c); not
+ *                        in learn mode (supervise.c)
+ *   stray fds closed     only 0, 1 and 2 reach the box (the ruleset's too;
+ *                        the listener's hand-over socket closes at execve)
  *   rlimits applied      late: nofile, fsize, as would hinder the steps
- *   seccomp              last, so the filter only has to allow execve
+ *   seccomp              last, so the filter only has to allow execve;
+ *                        the notify program, its listener handed over,
+ *                        when denials are observed (supervise.c)
  *   execve               with the environment built from the policy
  *
  * The child shares polexec's memory until execve (CLONE_VM, run.c): it
@@ -39,6 +43,7 @@
 #include "kernel.h"
 #include "limits.h"
 #include "net.h"
+#include "observe.h"
 #include "secrets.h"
 #include "util.h"
 #include "view.h"
@@ -242,15 +247,19 @@ static void set_no_new_privs(void)
 }
 
 /*
- * After it: no fd above 2 is open. close_range() where the kernel has it
+ * After it: no fd above 2 is open but `keep` (supervise.c's hand-over
+ * socket, close-on-exec; -1: none). close_range() where the kernel has it
  * (5.9+), else a loop bounded by RLIMIT_NOFILE's hard limit.
  */
-static void close_stray_fds(void)
+static void close_stray_fds(int keep)
 {
 	struct rlimit rl;
 	unsigned int fd, max;
 
-	if (sys_close_range(3, ~0U, 0) == 0)
+	if (keep < 3 && sys_close_range(3, ~0U, 0) == 0)
+		return;
+	if (keep >= 3 && sys_close_range(3, (unsigned)keep - 1, 0) == 0 &&
+	    sys_close_range((unsigned)keep + 1, ~0U, 0) == 0)
 		return;
 	if (errno != ENOSYS && errno != EINVAL)
 		die_with_error("child: close_range(3, ~0)");
@@ -260,7 +269,7 @@ static void close_stray_fds(void)
 		  ? (1u << 20)
 		  : (unsigned int)rl.rlim_max;
 	for (fd = 3; fd < max; fd++)
-		if (close((int)fd) < 0 && errno != EBADF)
+		if ((int)fd != keep && close((int)fd) < 0 && errno != EBADF)
 			die_with_error("child: close(%u)", fd);
 }
 
@@ -304,10 +313,14 @@ static int box_main(void *arg)
 	path = lookup(argv[0], envp, found, sizeof(found));
 	drop_capabilities();
 	set_no_new_privs();
-	landlock_restrict(ll);
-	close_stray_fds();
+	if (!supervise_learning()) /* learn mode: no Landlock (observe.h) */
+		landlock_restrict(ll);
+	close_stray_fds(supervise_child_fd());
 	limits_child_apply(); /* limits.c: rlimits, late (see there) */
 	init_noexec(p);	      /* init.c: where memfds could still run */
+	/* supervise.c: the notify program, and execve from a thread of its
+	 * own, when denials are observed; else the decision program. */
+	supervise_child_exec(p, path, argv, envp, exec_fail);
 	install_seccomp(p);
 	execve(path, argv, envp);
 	exec_fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,

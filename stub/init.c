@@ -157,7 +157,7 @@ _Noreturn void init_run(int (*fn)(void *), void *arg, const struct ll_run *ll)
 		_exit(POLEXEC_EXIT_REFUSED);
 	}
 	if (ll->ruleset_fd >= 0 &&
-	    sys_landlock_restrict_self(ll->ruleset_fd) < 0)
+	    sys_landlock_restrict_self(ll->ruleset_fd, 0) < 0)
 		die_with_error("init: landlock_restrict_self");
 	pid = clone(fn, box_stack + sizeof(box_stack),
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, arg);

@@ -90,9 +90,9 @@ static inline int sys_landlock_add_rule(int fd, unsigned int type,
 	return (int)syscall(__NR_landlock_add_rule, fd, type, attr, 0);
 }
 
-static inline int sys_landlock_restrict_self(int fd)
+static inline int sys_landlock_restrict_self(int fd, unsigned flags)
 {
-	return (int)syscall(__NR_landlock_restrict_self, fd, 0);
+	return (int)syscall(__NR_landlock_restrict_self, fd, flags);
 }
 
 static inline int sys_openat2(const char *path, struct open_how *how)

@@ -122,7 +122,8 @@ static void strip(int abi, uint64_t *fs, uint64_t *net, uint64_t *scoped)
 		*scoped = 0;
 		FALLTHROUGH;
 	case 6:
-		/* ABI 7 (6.15) added audit log flags; polexec sets none. */
+		/* ABI 7 (6.15) added audit log flags: llaudit.c sets
+		 * LOG_NEW_EXEC_ON where it can read the log. */
 		FALLTHROUGH;
 	case 7:
 		/* ABI 8 added connect to pathname unix sockets (RESOLVE_UNIX,
@@ -671,8 +672,10 @@ void landlock_restrict(const struct ll_run *run)
 {
 	if (run->ruleset_fd < 0)
 		return;
-	if (sys_landlock_restrict_self(run->ruleset_fd) < 0)
-		die_with_error("child: landlock_restrict_self");
+	if (sys_landlock_restrict_self(run->ruleset_fd, run->restrict_flags) <
+	    0)
+		die_with_error("child: landlock_restrict_self(flags 0x%x)",
+			       run->restrict_flags);
 	if (close(run->ruleset_fd) < 0)
 		die_with_error("child: close(ruleset)");
 }

@@ -23,6 +23,8 @@ struct ll_run {
 	uint64_t fs, net, scoped; /* handled, after negotiation */
 	uint64_t dropped_fs, dropped_net, dropped_scoped;
 	uint32_t nports; /* port rules installed */
+	/* landlock_restrict_self()'s flags: the audit log (llaudit.c) */
+	uint32_t restrict_flags;
 	uint32_t nwarn;
 	char warn[POLEXEC_MAX_LL_WARN][160];
 	struct rlimit nofile; /* before the rule fds were kept (view) */

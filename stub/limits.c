@@ -39,6 +39,7 @@
 #include "boxns.h"
 #include "cgroup.h"
 #include "kernel.h"
+#include "observe.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -332,23 +333,28 @@ static void signal_box(pid_t pid, int sig)
  * Returns once the box's first process has ended (not reaped). With a wall
  * limit: SIGTERM to the box when it runs out, SIGKILL one grace later.
  */
+/*
+ * Also the loop in which polexec answers the box's seccomp notifications
+ * (observe.h): while the box runs, its listener is polled with the box's
+ * pidfd, and without a wall limit the loop has no deadline.
+ */
 void limits_wait(pid_t pid)
 {
 	uint64_t deadline, now, ms;
-	struct pollfd pfd;
-	int pidfd, term_sent = 0, kill_sent = 0;
+	struct pollfd pfd[1 + OBS_MAX_POLLFDS];
+	int pidfd, term_sent = 0, kill_sent = 0, wall = is_set(POLBIN_LIM_WALL);
 
-	if (!is_set(POLBIN_LIM_WALL))
+	if (!wall && !observe_pollfds(NULL))
 		return;
-	ms = L.spec->value[POLBIN_LIM_WALL];
+	ms = wall ? L.spec->value[POLBIN_LIM_WALL] : 0;
 	deadline = monotonic_ns() + ms * 1000000u;
 	pidfd = sys_pidfd_open(pid);
 	for (;;) {
 		siginfo_t info;
-		int timeout = -1, r;
+		int timeout = -1, r, nobs;
 
 		now = monotonic_ns();
-		if (!kill_sent && now >= deadline) {
+		if (wall && !kill_sent && now >= deadline) {
 			if (!term_sent) {
 				L.wall_hit = 1;
 				term_sent = 1;
@@ -362,17 +368,20 @@ void limits_wait(pid_t pid)
 			}
 			continue;
 		}
-		if (!kill_sent) {
+		if (wall && !kill_sent) {
 			uint64_t left = (deadline - now + 999999) / 1000000;
 
 			timeout = left > 60000 ? 60000 : (int)left;
 		}
+		nobs = observe_pollfds(pfd + 1);
 		if (pidfd >= 0) {
-			pfd.fd = pidfd;
-			pfd.events = POLLIN;
-			r = poll(&pfd, 1, timeout);
-			if (r > 0)
+			pfd[0].fd = pidfd;
+			pfd[0].events = POLLIN;
+			r = poll(pfd, (nfds_t)(1 + nobs), timeout);
+			if (r > 0 && pfd[0].revents)
 				break;
+			if (r > 0)
+				observe_handle(pfd + 1, nobs);
 			if (r < 0 && errno != EINTR)
 				die_with_error("wait: poll(pidfd)");
 			continue;
@@ -383,7 +392,9 @@ void limits_wait(pid_t pid)
 			   WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    info.si_pid == pid)
 			break;
-		{
+		if (nobs && poll(pfd + 1, (nfds_t)nobs, 10) > 0) {
+			observe_handle(pfd + 1, nobs);
+		} else if (!nobs) {
 			struct timespec nap = {0, 10 * 1000 * 1000};
 
 			nanosleep(&nap, NULL);

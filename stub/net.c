@@ -30,15 +30,16 @@
  * other than NETLINK_ROUTE.
  */
 #include "net.h"
+#include "observe.h"
 #include "boxns.h"
 #include "nfnl.h"
 #include "pasta.h"
 #include "protect.h"
+#include "resolve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,33 +144,20 @@ static void pin_add(struct pinned *pn, int family, const void *a)
 	pn->n++;
 }
 
+static void pin_one(void *arg, int family, const uint8_t *a)
+{
+	pin_add(arg, family, a);
+}
+
 /* Once, at start: the addresses the name has now are the ones the box
- * may reach for the whole run, whatever the name says later. */
+ * may reach for the whole run, whatever the name says later (resolve.c:
+ * the hosts file, then DNS). */
 static void resolve(struct pinned *pn, const char *name)
 {
-	struct addrinfo hints, *res, *ai;
-	int rc;
+	const char *why = NULL;
 
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	rc = getaddrinfo(name, NULL, &hints, &res);
-	if (rc)
-		die("net: resolve %s: %s", name,
-		    rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
-	for (ai = res; ai; ai = ai->ai_next) {
-		if (ai->ai_family == AF_INET)
-			pin_add(pn, AF_INET,
-				&((struct sockaddr_in *)(void *)ai->ai_addr)
-				     ->sin_addr);
-		else if (ai->ai_family == AF_INET6)
-			pin_add(pn, AF_INET6,
-				&((struct sockaddr_in6 *)(void *)ai->ai_addr)
-				     ->sin6_addr);
-	}
-	freeaddrinfo(res);
-	if (!pn->n)
-		die("net: resolve %s: no IPv4 or IPv6 address", name);
+	if (resolve_host(name, pin_one, pn, &why))
+		die("net: resolve %s: %s", name, why);
 }
 
 /* ${VAR}: one IP address, or a host name resolved like a listed one. A
@@ -397,23 +385,49 @@ void net_child_mounts(void)
 
 /* --- after the box ------------------------------------------------------- */
 
+/* The pinned name whose addresses hold a (family f), or NULL. */
+static const char *pinned_name(int f, const uint8_t *a)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < N.spec->nruntime; i++)
+		for (j = 0; j < N.pin[i].n; j++)
+			if (N.spec->rt[i].kind == POLBIN_NET_RT_NAME &&
+			    N.pin[i].a[j].family == f &&
+			    !memcmp(N.pin[i].a[j].a, a, f == AF_INET ? 4 : 16))
+				return N.spec->rt[i].name;
+	return NULL;
+}
+
 static void add_blocked(const uint8_t *key, void *arg)
 {
-	int v6 = *(int *)arg;
-	char a[INET6_ADDRSTRLEN];
+	int v6 = *(int *)arg, f = v6 ? AF_INET6 : AF_INET;
+	char a[INET6_ADDRSTRLEN], dest[INET6_ADDRSTRLEN + 16];
 	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
 
 	if (v6)
 		N.full6++;
 	else
 		N.full4++;
-	inet_ntop(v6 ? AF_INET6 : AF_INET, key, a, sizeof(a));
-	text_add(&N.blocked, "%s\"%s%s%s:%u/%s\"", N.blocked.len ? "," : "",
-		 v6 ? "[" : "", a, v6 ? "]" : "",
-		 (unsigned)port[0] << 8 | port[1],
+	inet_ntop(f, key, a, sizeof(a));
+	snprintf(dest, sizeof(dest), "%s%s%s:%u/%s", v6 ? "[" : "", a,
+		 v6 ? "]" : "", (unsigned)port[0] << 8 | port[1],
 		 proto[0] == 6	  ? "tcp"
 		 : proto[0] == 17 ? "udp"
 				  : "?");
+	text_add(&N.blocked, "%s\"%s\"", N.blocked.len ? "," : "", dest);
+	obs_net(dest, pinned_name(f, key), "blocked");
+}
+
+/* A port the box's own loopback refused (the refused4/6 sets). */
+static void add_refused(const uint8_t *key, void *arg)
+{
+	char dest[32];
+
+	snprintf(dest, sizeof(dest), "%s:%u/tcp",
+		 *(int *)arg ? "[::1]" : "127.0.0.1",
+		 (unsigned)key[0] << 8 | key[1]);
+	obs_net(dest, NULL, "refused");
 }
 
 void net_finish(void)
@@ -425,7 +439,11 @@ void net_finish(void)
 		if (nfnl_dump_set(N.nlfd, "blocked4", POLBIN_NFT_KEY4_LEN,
 				  add_blocked, &v4) < 0 ||
 		    nfnl_dump_set(N.nlfd, "blocked6", POLBIN_NFT_KEY6_LEN,
-				  add_blocked, &v6) < 0) {
+				  add_blocked, &v6) < 0 ||
+		    nfnl_dump_set(N.nlfd, "refused4", 2, add_refused, &v4) <
+			0 ||
+		    nfnl_dump_set(N.nlfd, "refused6", 2, add_refused, &v6) <
+			0) {
 			out(STDERR_FILENO,
 			    "polexec: net: read the blocked destinations: "
 			    "%s\n",

@@ -25,13 +25,18 @@
  *   secrets.c   secrets_prepare  secrets' sources opened and checked
  *   net.c       net_prepare      names resolved and pinned, the egress
  *                                batch built
+ *   supervise.c supervise_plan   whether the box's denials are observed
+ *                                (seccomp user notification, Landlock's
+ *                                audit log) and in which mode (--learn)
  *               net_start        the box's network namespace pair, its nft
  *                                table and pasta, when the policy needs them
  *   run.c       run              clone; the child narrows and execs
  *                                (child.c; with a view, pid 1 builds it,
  *                                init.c and view.c); the parent forwards
  *                                signals and waits (limits.c: the wall
- *                                clock)
+ *                                clock), and answers notifications
+ *                                (supervise.c)
+ *   supervise.c supervise_finish the listener closed
  *   net.c       net_finish       the blocked destinations read, pasta gone
  *   record.c    record_finish    the record written; the exit code
  *
@@ -55,6 +60,7 @@
 #include "landlock.h"
 #include "limits.h"
 #include "net.h"
+#include "observe.h"
 #include "protect.h"
 #include "record.h"
 #include "run.h"
@@ -93,12 +99,18 @@ int main(int argc, char **argv)
 	artifact_load(a.artifact, &policy);
 	landlock_prepare(&policy, &a.vars, &ll, &record.layers[LAYER_LANDLOCK]);
 	record.ll = &ll;
+	if (a.learn && a.require_enforced)
+		die("args: --learn enforces no syscall or file rule, and "
+		    "--require-enforced refuses that");
+	/* before the layers: learn mode has no view (view.c) */
+	supervise_plan(&policy, &a.vars, &ll, a.learn, a.explain);
 	decide_layers(&policy, record.layers, a.require_enforced);
 	envp = env_build(&policy, &a.vars);
 	secrets_prepare(&policy, &a.vars);
 	net_prepare(&policy, &a.vars);
 	net_start();
 	status = run(&policy, &ll, envp, a.argv);
+	supervise_finish();
 	net_finish();
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	return record_finish(&record, status);

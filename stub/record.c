@@ -29,6 +29,9 @@
  *    "limits":{"mode", NAME:{"max","tier","status","on_exceed","hit"}...}
  *              (limits.c, a run only),
  *    "secrets":["NAME",...] (secrets.c),
+ *    "mode":"enforce" | "learn", "observation":{...}, "denials":[...],
+ *    "denials_dropped":N, "side_effects":[...] (observe destructive),
+ *    "side_effects_dropped":N (denials.c, docs/OBSERVE.md),
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
@@ -36,6 +39,7 @@
 #include "record.h"
 #include "limits.h"
 #include "net.h"
+#include "observe.h"
 #include "secrets.h"
 #include "util.h"
 #include "view.h"
@@ -187,6 +191,12 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 			s.tier = TIER_OFF;
 		text_add(o, "%s\"%s\":{\"tier\":", l ? "," : "",
 			 layer_name((enum layer)l));
+		/* learn mode certifies nothing (observe.h) */
+		if (s.tier != TIER_OFF && supervise_learning()) {
+			s.tier = TIER_DEGRADED;
+			s.reason = "learn mode: what the policy denies was "
+				   "allowed, nothing is certified";
+		}
 		if (s.tier == TIER_ENFORCED) {
 			text_add(o, "\"enforced\"");
 		} else if (s.tier == TIER_DEGRADED) {
@@ -257,6 +267,7 @@ static void put_common(struct text *o, const struct record *r, int refused)
 	text_add(o, ",\n");
 	put_policy(o, r->policy);
 	put_layers(o, r, refused);
+	observe_record(o, refused); /* mode, denials, side effects */
 	if (!refused) {
 		limits_record(o);  /* the limits' tiers and hits */
 		secrets_record(o); /* the secrets' names */

@@ -8,6 +8,7 @@
 #include "child.h"
 #include "init.h"
 #include "limits.h"
+#include "observe.h"
 #include "protect.h"
 #include "util.h"
 
@@ -120,7 +121,10 @@ static int child_main(void *arg)
  * The child runs on a stack of its own in our address space until it execs
  * (CLONE_VM | CLONE_VFORK, as posix_spawn does): no page tables are copied,
  * which is most of fork()'s cost where those copies are slow (virtualized
- * page tables). We stay suspended until its execve or _exit. The child
+ * page tables). We stay suspended until its execve or _exit; when its
+ * denials are observed, we wait for them in supervise_window() instead,
+ * answering its notifications with raw syscalls that leave the errno we
+ * share alone (supervise.c says why). The child
  * writes nothing of ours but this stack and errno (which we do not read
  * after clone() succeeds), and why it failed (util.c); child.c leaves
  * only through execve or _exit.
@@ -134,14 +138,18 @@ int run(const struct policy *p, const struct ll_run *ll, char **envp,
 {
 	struct child_args ca = {p, ll, envp, argv, getpid()};
 	sigset_t set;
-	int status;
+	int status, observed;
 	pid_t pid;
 
 	prepare_signals(&set);
+	/* supervise.c: an observed child is cloned without CLONE_VFORK, and
+	 * we wait for its execve there, answering its notifications. */
+	observed = supervise_before_clone();
 	pid = clone(child_main, child_stack + sizeof(child_stack),
-		    CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
+		    CLONE_VM | (observed ? 0 : CLONE_VFORK) | SIGCHLD, &ca);
 	if (pid < 0)
 		die_with_error("run: clone");
+	supervise_window(pid);
 	protect_after_clone();
 	if (die_child_failure()) {
 		/* The child refused before execve (it said why on stderr):

@@ -41,6 +41,14 @@ const char *die_child_failure(void)
 	return area->failed ? area->msg : NULL;
 }
 
+void die_child_note(const char *msg)
+{
+	if (!area->failed) {
+		snprintf(area->msg, sizeof(area->msg), "%s", msg);
+		area->failed = 1;
+	}
+}
+
 void die_set_hook(void (*hook)(const char *msg))
 {
 	die_hook = hook;

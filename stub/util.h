@@ -42,6 +42,9 @@ void die_share(struct die_area *shared);
 /* In the parent, after clone() returned: why the child died before
  * execve, or NULL when it did not. */
 const char *die_child_failure(void);
+/* In the child: why it fails, for die_child_failure(), without a syscall
+ * (a child whose every syscall may wait for an answer; supervise.c). */
+void die_child_note(const char *msg);
 /* As die() with die_child_failure()'s message, which the child printed
  * already: the refusal is recorded, nothing printed twice. */
 _Noreturn void die_child_said(void);

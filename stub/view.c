@@ -36,6 +36,7 @@
  * Every step fails closed with what was being done and the path.
  */
 #include "view.h"
+#include "observe.h"
 #include "boxns.h"
 #include "init.h"
 #include "landlock_compat.h"
@@ -230,7 +231,9 @@ void view_plan(const struct policy *p, struct layer_state *l)
 	l->tier = TIER_OFF;
 	if (v->flags & POLBIN_VIEW_F_USER)
 		boxns_map_user(v->uid, v->gid);
-	if (!(v->flags & POLBIN_VIEW_F_ROOT)) {
+	/* Learn mode sees the host's tree, as it has no Landlock: what the
+	 * view would hide is what it is there to record (docs/OBSERVE.md). */
+	if (!(v->flags & POLBIN_VIEW_F_ROOT) || supervise_learning()) {
 		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 			die("view: `user %u:%u` needs a user namespace, which "
 			    "this user may not create: %s",

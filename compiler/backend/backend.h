@@ -90,6 +90,63 @@ int seccomp_syscall_nr(const char *name);
 /* The seccomp return value of an action. Returns 0, or -1 if invalid. */
 int seccomp_action_value(const struct ir_action *a, uint32_t *ret);
 
+/* ---- The observation programs (seccomp.c, seccomp_observe.c) ----------- */
+
+/*
+ * Beside the decision program, polc builds three programs from the same
+ * plan for the run record (docs/OBSERVE.md). Each equals the decision
+ * except where it returns SECCOMP_RET_USER_NOTIF (0x7fc00000), and
+ * polexec's supervisor answers a notification with the decision
+ * program's own action, so the decision stays the compiled program's:
+ *
+ *   SECCOMP_DECIDE   the decision: the SECCOMP section
+ *   SECCOMP_NOTIFY   USER_NOTIF where the decision is errno or
+ *                    kill_process, or allow on a call the policy observes
+ *                    (fs `observe destructive`)
+ *   SECCOMP_LEARN    USER_NOTIF where the decision is neither allow nor
+ *                    log, or allow on an observed call or, with an fs
+ *                    section, on a call whose path Landlock would decide
+ *   SECCOMP_EXPLAIN  the code of the deciding rule
+ *                    (seccomp_explain_code()), of the default
+ *                    (SECCOMP_EXPLAIN_DEFAULT) or of the bad-arch action
+ *                    (SECCOMP_EXPLAIN_BADARCH); never loaded into a kernel
+ */
+enum seccomp_variant {
+	SECCOMP_DECIDE = 0,
+	SECCOMP_NOTIFY = 1,
+	SECCOMP_LEARN = 2,
+	SECCOMP_EXPLAIN = 3,
+};
+
+#define SECCOMP_EXPLAIN_DEFAULT 0u
+#define SECCOMP_EXPLAIN_BADARCH 1u
+#define SECCOMP_EXPLAIN_RULE0	2u
+
+/* How a variant observes a syscall the decision allows. */
+enum seccomp_observe {
+	SECCOMP_OBSERVE_NO = 0,
+	SECCOMP_OBSERVE_ALWAYS = 1,
+	/* when (low word of argument *arg) & *mask is not 0 (O_TRUNC) */
+	SECCOMP_OBSERVE_IF_SET = 2,
+};
+
+/* Generate variant v of p's program; as seccomp_generate(). */
+int seccomp_generate_variant(const struct ir_policy *p, enum seccomp_variant v,
+			     struct sock_filter **prog, size_t *ninsns,
+			     char *err, size_t errlen);
+
+/* How variant v of p observes the syscall `name`; arg and mask are set
+ * for SECCOMP_OBSERVE_IF_SET (either may be NULL). */
+int seccomp_observed(const struct ir_policy *p, enum seccomp_variant v,
+		     const char *name, unsigned *arg, uint32_t *mask);
+/* The i-th name a variant may observe (whether it does depends on the
+ * policy: seccomp_observed()), or NULL past the end. */
+const char *seccomp_observed_at(enum seccomp_variant v, unsigned i);
+/* Does variant v notify where the decision is the action a? */
+int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a);
+/* The explain code of rule `rule` of sc, an element of s->calls. */
+uint32_t seccomp_explain_code(const struct ir_syscalls *s,
+			      const struct ir_syscall *sc, uint32_t rule);
 /* ---- The seccomp layer as libseccomp rules (seccomp_oci.c) ------------- */
 
 /*
@@ -170,6 +227,44 @@ int seccomp_validate_stats(const struct ir_policy *p,
 			   unsigned int flags,
 			   struct seccomp_validate_stats *st, char *err,
 			   size_t errlen);
+
+/*
+ * The same for an observation program (docs/OBSERVE.md): prog is proven to
+ * return, for every input, what seccomp_observe.c's specification of
+ * variant `var` gives over ir_eval_syscall() and ir_explain_syscall().
+ */
+int seccomp_validate_variant(const struct ir_policy *p,
+			     enum seccomp_variant var,
+			     const struct sock_filter *prog, size_t n,
+			     unsigned int flags,
+			     struct seccomp_validate_stats *st, char *err,
+			     size_t errlen);
+
+/* ---- The OBSERVE section (observe.c) ------------------------------------ */
+
+/*
+ * The OBSERVE section (artifact/sections.h): the NOTIFY, LEARN and EXPLAIN
+ * programs, each validated, and the names polexec reports with. *out is
+ * NULL when the policy has no seccomp layer. Returns 0; 2 with err filled
+ * when a program cannot be built; 3 when validation caught a compiler bug.
+ */
+int observe_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+			  char *err, size_t errlen);
+
+/*
+ * How the record shows argument `arg` of `syscall`: a POLBIN_OBS_ARG_*
+ * kind, and in *table the constant table of an ENUM or FLAGS kind. The
+ * kinds part of a denial's key (INT, ENUM, FLAGS, MODE) are those `polc
+ * suggest` may write conditions on.
+ */
+int observe_arg_format(const char *syscall, unsigned arg, unsigned *table);
+
+/* The constant name of v for an ENUM argument (AF_INET6), or NULL. */
+const char *observe_value_name(const char *syscall, unsigned arg, uint64_t v);
+/* Writes rule r of sc as policy text (a companion's own text for a
+ * companion's rule) to f; 1 when r is a companion, else 0. */
+int observe_rule_text(FILE *f, const struct ir_syscall *sc,
+		      const struct ir_rule *r);
 
 /* ---- Landlock (landlock.c) ---------------------------------------------- */
 

@@ -3,6 +3,8 @@
 BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/seccomp.o \
                 $(B)/compiler/backend/seccomp_validate.o \
+                $(B)/compiler/backend/seccomp_observe.o \
+                $(B)/compiler/backend/observe.o \
                 $(B)/compiler/backend/seccomp_oci.o \
                 $(B)/compiler/backend/landlock.o \
                 $(B)/compiler/backend/view.o \
@@ -21,7 +23,8 @@ $(B)/compiler/backend/landlock.o: CFLAGS += -Istub
 # What the seccomp suites take: the backend and its validator, the IR as
 # logic, the BPF model, the IR itself, and their shared fixtures.
 SECCOMP_OBJS := $(B)/compiler/backend/seccomp.o \
-                $(B)/compiler/backend/seccomp_validate.o $(LOGIC_OBJS)
+                $(B)/compiler/backend/seccomp_validate.o \
+                $(B)/compiler/backend/seccomp_observe.o $(LOGIC_OBJS)
 SECCOMP_IR_OBJS := $(B)/compiler/ir/ir.o $(B)/compiler/tables/constants.o \
                    $(B)/compiler/tables/syscalls.o \
                    $(B)/compiler/tables/syscalls_gen.o

@@ -50,6 +50,24 @@ static int seccomp(const struct ir_policy *p, struct compiled *c, char *err,
 	return 0;
 }
 
+/* The OBSERVE section: the run record's programs and names, not
+ * critical (a polexec without it enforces the same, records less). */
+static int observe(const struct ir_policy *p, struct compiled *c, char *err,
+		   size_t errlen)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc = observe_section_build(p, &data, &len, err, errlen);
+
+	if (rc)
+		return rc;
+	if (data && add(c, POLBIN_SEC_OBSERVE, 0, data, len)) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
+}
+
 /* The LANDLOCK section: fs grants, `net host` TCP ports, scopes. */
 static int landlock(const struct ir_policy *p, struct compiled *c, char *err,
 		    size_t errlen)
@@ -146,7 +164,8 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if (p->sys.present && (rc = seccomp(p, c, err, errlen)))
+	if (p->sys.present && ((rc = seccomp(p, c, err, errlen)) ||
+			       (rc = observe(p, c, err, errlen))))
 		goto fail;
 	if ((rc = landlock(p, c, err, errlen)))
 		goto fail;

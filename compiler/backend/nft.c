@@ -413,6 +413,8 @@ enum {
 	SET_DENY6,
 	SET_BLOCKED4,
 	SET_BLOCKED6,
+	SET_REFUSED4,
+	SET_REFUSED6,
 	SET_RT
 };
 
@@ -518,7 +520,8 @@ static struct nftnl_set *set_new(const char *name, uint32_t id)
 	return s;
 }
 
-/* kind 0: interval (allow/deny), 1: runtime hash, 2: blocked (dynamic) */
+/* kind 0: interval (allow/deny), 1: runtime hash, 2: blocked (dynamic),
+ * 3: refused (dynamic, a port) */
 static void emit_set(struct out *o, const char *name, uint32_t id, int family,
 		     int kind)
 {
@@ -530,7 +533,13 @@ static void emit_set(struct out *o, const char *name, uint32_t id, int family,
 		o->oom = 1;
 		return;
 	}
-	if (kind == 1) {
+	if (kind == 3) {
+		nftnl_set_set_u32(s, NFTNL_SET_FLAGS, NFT_SET_EVAL);
+		nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, DT_SERVICE);
+		nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, 2);
+		nftnl_set_set_u32(s, NFTNL_SET_DESC_SIZE,
+				  POLBIN_NFT_BLOCKED_SIZE);
+	} else if (kind == 1) {
 		nftnl_set_set_u32(s, NFTNL_SET_FLAGS, 0);
 		nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE,
 				  family == 4 ? DT_IPV4 : DT_IPV6);
@@ -707,6 +716,36 @@ static void x_byteorder(struct rule *r, uint32_t reg)
 	x_add(r, e);
 }
 
+/* reg 1 = (reg 1 & mask) ^ 0, over len bytes */
+static void x_bitwise(struct rule *r, const void *mask, uint32_t len)
+{
+	static const uint8_t zero[4];
+	struct nftnl_expr *e = x_new(r, "bitwise");
+
+	if (!e)
+		return;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, zero, len);
+	x_add(r, e);
+}
+
+/* add reg 1 (on) to the dynamic set `set` */
+static void x_dynset(struct rule *r, const char *set, uint32_t id)
+{
+	struct nftnl_expr *e = x_new(r, "dynset");
+
+	if (!e)
+		return;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, NFT_DYNSET_OP_ADD);
+	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, set);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
+	x_add(r, e);
+}
+
 static void x_nfproto(struct rule *r, int family)
 {
 	x_meta(r, NFT_META_NFPROTO, NFT_REG_1);
@@ -818,6 +857,40 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 	uint32_t one = 1, zero = 0, ctmask = 6; /* established | related */
 	int f, j;
 
+	/* The box's own loopback refusing a connect: its kernel's reset to
+	 * a SYN (rst and ack, sequence 0) from a loopback address's port
+	 * nobody listens on (the resets `blocked` sends come from the
+	 * destination's address). Evidence only, no verdict: the next rule
+	 * accepts it. */
+	for (f = 4; f <= 6; f += 2) {
+		static const uint8_t rstack = 0x14, lo6[16] = {[15] = 1};
+
+		if (rule_start(&r, "output"))
+			break;
+		x_meta(&r, NFT_META_OIF, NFT_REG_1);
+		x_cmp(&r, NFT_CMP_EQ, &one, 4);
+		x_nfproto(&r, f);
+		if (f == 4) {
+			x_payload(&r, NFT_PAYLOAD_NETWORK_HEADER, 12, 1,
+				  NFT_REG_1);
+			x_cmp8(&r, 127);
+		} else {
+			x_payload(&r, NFT_PAYLOAD_NETWORK_HEADER, 8, 16,
+				  NFT_REG_1);
+			x_cmp(&r, NFT_CMP_EQ, lo6, 16);
+		}
+		x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
+		x_cmp8(&r, IR_PROTO_TCP);
+		x_payload(&r, NFT_PAYLOAD_TRANSPORT_HEADER, 13, 1, NFT_REG_1);
+		x_bitwise(&r, &rstack, 1);
+		x_cmp8(&r, rstack);
+		x_payload(&r, NFT_PAYLOAD_TRANSPORT_HEADER, 4, 4, NFT_REG_1);
+		x_cmp(&r, NFT_CMP_EQ, &zero, 4);
+		x_payload(&r, NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2, NFT_REG_1);
+		x_dynset(&r, f == 4 ? "refused4" : "refused6",
+			 f == 4 ? SET_REFUSED4 : SET_REFUSED6);
+		rule_end(o, &r);
+	}
 	if (!rule_start(&r, "output")) {
 		x_meta(&r, NFT_META_OIF, NFT_REG_1);
 		x_cmp(&r, NFT_CMP_EQ, &one, 4);
@@ -833,17 +906,7 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 			nftnl_expr_set_u32(e, NFTNL_EXPR_CT_DREG, NFT_REG_1);
 			x_add(&r, e);
 		}
-		e = x_new(&r, "bitwise");
-		if (e) {
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG,
-					   NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, 4);
-			nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, &ctmask, 4);
-			nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, &zero, 4);
-			x_add(&r, e);
-		}
+		x_bitwise(&r, &ctmask, 4);
 		x_cmp(&r, NFT_CMP_NEQ, &zero, 4);
 		x_verdict(&r, NF_ACCEPT, NULL);
 	}
@@ -873,28 +936,14 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 	rule_end(o, &r);
 	for (f = 4; f <= 6; f += 2) {
 		for (j = 0; j < 2; j++) {
-			struct nftnl_expr *e;
-
 			if (rule_start(&r, "blocked"))
 				break;
 			x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
 			x_cmp8(&r, j ? IR_PROTO_UDP : IR_PROTO_TCP);
 			x_nfproto(&r, f);
 			x_concat(&r, f, 0);
-			e = x_new(&r, "dynset");
-			if (e) {
-				nftnl_expr_set_u32(
-				    e, NFTNL_EXPR_DYNSET_SREG_KEY, NFT_REG_1);
-				nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP,
-						   NFT_DYNSET_OP_ADD);
-				nftnl_expr_set_str(
-				    e, NFTNL_EXPR_DYNSET_SET_NAME,
-				    f == 4 ? "blocked4" : "blocked6");
-				nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID,
-						   f == 4 ? SET_BLOCKED4
-							  : SET_BLOCKED6);
-				x_add(&r, e);
-			}
+			x_dynset(&r, f == 4 ? "blocked4" : "blocked6",
+				 f == 4 ? SET_BLOCKED4 : SET_BLOCKED6);
 			rule_end(o, &r);
 		}
 	}
@@ -976,6 +1025,8 @@ int nft_section_build(const struct ir_policy *p, uint8_t **data, size_t *len,
 	emit_set(&o, "deny6", SET_DENY6, 6, 0);
 	emit_set(&o, "blocked4", SET_BLOCKED4, 4, 2);
 	emit_set(&o, "blocked6", SET_BLOCKED6, 6, 2);
+	emit_set(&o, "refused4", SET_REFUSED4, 4, 3);
+	emit_set(&o, "refused6", SET_REFUSED6, 6, 3);
 	for (i = 0; i < nrt; i++) {
 		char n4[32], n6[32];
 

@@ -91,6 +91,11 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen)
 			"\t\ttype ipv%d_addr . inet_proto . inet_service\n"
 			"\t\tsize %d\n\t\tflags dynamic\n\t}\n\n",
 			f, f, POLBIN_NFT_BLOCKED_SIZE);
+	for (f = 4; f <= 6; f += 2)
+		fprintf(out,
+			"\tset refused%d {\n\t\ttype inet_service\n"
+			"\t\tsize %d\n\t\tflags dynamic\n\t}\n\n",
+			f, POLBIN_NFT_BLOCKED_SIZE);
 	for (i = 0; i < nrt; i++) {
 		const struct ir_net_entry *x = nft_runtime_entry(p, i);
 
@@ -107,6 +112,12 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen)
 	}
 	fputs("\tchain output {\n"
 	      "\t\ttype filter hook output priority 0; policy drop;\n"
+	      "\t\tmeta oif 1 meta nfproto ipv4 ip saddr 127.0.0.0/8 "
+	      "tcp flags & (rst | ack) == "
+	      "rst | ack tcp sequence 0 add @refused4 { tcp sport }\n"
+	      "\t\tmeta oif 1 meta nfproto ipv6 ip6 saddr ::1 "
+	      "tcp flags & (rst | ack) == "
+	      "rst | ack tcp sequence 0 add @refused6 { tcp sport }\n"
 	      "\t\tmeta oif 1 accept\n"
 	      "\t\tct state established,related accept\n",
 	      out);

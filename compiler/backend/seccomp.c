@@ -89,11 +89,26 @@ struct interval {
 /* One syscall after simplification. */
 struct plan {
 	int nr;
-	const struct ir_syscall *sc;
+	const struct ir_syscall *sc; /* NULL: observed, not in the policy */
+	const char *name;
 	struct ir_rule *rules; /* conditional rules, most restrictive first */
+	uint32_t *codes;       /* each rule's seccomp_explain_code() */
 	size_t nrules;
 	struct ir_action otherwise; /* when no conditional rule holds */
+	uint32_t otherwise_code;
+	/* What the variant observes on this syscall (seccomp_observed()). */
+	int obs;
+	unsigned obs_arg;
+	uint32_t obs_mask;
 	bpf_label target;
+	bpf_label tail; /* the observation test of an allow, if has_tail */
+	int has_tail;
+};
+
+/* A rule and its explain code, while a plan is sorted. */
+struct prule {
+	struct ir_rule r;
+	uint32_t code;
 };
 
 struct tree_cost {
@@ -103,6 +118,8 @@ struct tree_cost {
 };
 
 struct gen {
+	const struct ir_policy *p;
+	enum seccomp_variant v;
 	struct bpf_builder *b;
 	struct acc cur;
 	struct acc *incoming; /* per label */
@@ -321,11 +338,8 @@ static int _bind_site(struct gen *g, bpf_label l)
 	return _bind(g, s->l2);
 }
 
-static bpf_label _ret(struct gen *g, const struct ir_action *a)
+static bpf_label _ret_value(struct gen *g, uint32_t v)
 {
-	uint32_t v = 0;
-
-	seccomp_action_value(a, &v); /* checked in _plan() */
 	for (size_t i = 0; i < g->nrets; i++)
 		if (g->rets[i].value == v)
 			return g->rets[i].label;
@@ -336,6 +350,43 @@ static bpf_label _ret(struct gen *g, const struct ir_action *a)
 	g->rets = nr;
 	g->rets[g->nrets] = (struct ret_block){v, _label(g)};
 	return g->rets[g->nrets++].label;
+}
+
+/* What the program returns for an action under the variant, or OUT_TAIL
+ * for an allow that the plan's observation test decides. */
+#define OUT_TAIL 0xffffffffu
+
+static uint32_t _outcome(const struct gen *g, const struct plan *p,
+			 const struct ir_action *a, uint32_t code)
+{
+	uint32_t v = 0;
+
+	if (g->v == SECCOMP_EXPLAIN)
+		return code;
+	seccomp_action_value(a, &v); /* checked in _plan() */
+	if (g->v == SECCOMP_DECIDE)
+		return v;
+	if (seccomp_variant_notifies(g->v, a))
+		return SECCOMP_RET_USER_NOTIF;
+	if (a->kind == IR_ACT_ALLOW && p && p->obs)
+		return p->obs == SECCOMP_OBSERVE_ALWAYS ? SECCOMP_RET_USER_NOTIF
+							: OUT_TAIL;
+	return v;
+}
+
+/* The label an outcome jumps to: a shared RET, or the plan's tail. */
+static bpf_label _out(struct gen *g, struct plan *p, const struct ir_action *a,
+		      uint32_t code)
+{
+	uint32_t v = _outcome(g, p, a, code);
+
+	if (v != OUT_TAIL)
+		return _ret_value(g, v);
+	if (!p->has_tail) {
+		p->tail = _label(g);
+		p->has_tail = 1;
+	}
+	return p->tail;
 }
 
 /* ---- Argument tests --------------------------------------------------- */
@@ -623,9 +674,9 @@ static bpf_label _fail_target(const struct plan *p, struct facts *f,
  * failed a test of the same word does not load it again, and a failed
  * test goes where _fail_target() says.
  */
-static int _arg_block(struct gen *g, const struct plan *p)
+static int _arg_block(struct gen *g, struct plan *p)
 {
-	bpf_label otherwise = _ret(g, &p->otherwise);
+	bpf_label otherwise = _out(g, p, &p->otherwise, p->otherwise_code);
 	bpf_label **site = calloc(p->nrules, sizeof(*site));
 	bpf_label *done = calloc(p->nrules, sizeof(*done));
 	struct facts f = {0};
@@ -641,7 +692,7 @@ static int _arg_block(struct gen *g, const struct plan *p)
 			_fail(g, "out of memory");
 			goto out;
 		}
-		done[r] = _ret(g, &p->rules[r].action);
+		done[r] = _out(g, p, &p->rules[r].action, p->codes[r]);
 		for (uint32_t j = 0; j < p->rules[r].natoms; j++)
 			site[r][j] = r || j
 					 ? _atom_site(g, &p->rules[r].atoms[j])
@@ -675,6 +726,22 @@ out:
 	return rc;
 }
 
+/*
+ * An allowed call that the variant observes on a condition: notified when
+ * (word & mask) != 0 (open's O_TRUNC), else allowed. Only the low word:
+ * the observed arguments are ints.
+ */
+static int _tail(struct gen *g, const struct plan *p)
+{
+	struct ir_action allow = {IR_ACT_ALLOW, 0};
+	uint32_t v = 0;
+
+	seccomp_action_value(&allow, &v);
+	return _bind(g, p->tail) ||
+	       _cmp32(g, BPF_OFF_ARG_LO(p->obs_arg), p->obs_mask, IR_OP_NE, 0,
+		      _ret_value(g, SECCOMP_RET_USER_NOTIF), _ret_value(g, v));
+}
+
 /* ---- Planning: rules per syscall ------------------------------------- */
 
 /* Restrictiveness order: kind, then the smaller errno first. */
@@ -687,13 +754,20 @@ static int _action_cmp(const struct ir_action *a, const struct ir_action *b)
 	return 0;
 }
 
-/* Most restrictive first; rules on the same word next to each other, so
- * the accumulator can be reused between them. */
-static int _rule_cmp(const void *x, const void *y)
+/*
+ * Most restrictive first; rules on the same word next to each other, so
+ * the accumulator can be reused between them. The explain program tests
+ * the rules of one action in the IR's order instead, since it must name
+ * the one ir_explain_syscall() names.
+ */
+static int _rule_cmp(const void *x, const void *y, void *explain)
 {
-	const struct ir_rule *a = x, *b = y;
+	const struct prule *pa = x, *pb = y;
+	const struct ir_rule *a = &pa->r, *b = &pb->r;
 	int c = _action_cmp(&a->action, &b->action);
 
+	if (!c && *(const int *)explain)
+		return (pa->code > pb->code) - (pa->code < pb->code);
 	if (c || !a->natoms || !b->natoms)
 		return c ? c : (int)a->natoms - (int)b->natoms;
 	if (a->atoms[0].arg != b->atoms[0].arg)
@@ -728,37 +802,60 @@ static int _check_atom(struct gen *g, const struct ir_syscall *sc,
 	return 0;
 }
 
+/* The variant's observation of a plan's syscall. */
+static void _plan_observe(struct gen *g, struct plan *p)
+{
+	p->obs =
+	    seccomp_observed(g->p, g->v, p->name, &p->obs_arg, &p->obs_mask);
+}
+
 /* Copy sc's rules into p, simplified and ordered for emission. */
 static int _plan(struct gen *g, const struct ir_syscalls *s,
 		 const struct ir_syscall *sc, struct plan *p)
 {
+	int explain = g->v == SECCOMP_EXPLAIN;
+	struct prule *pr;
+	size_t n = 0;
+
 	p->sc = sc;
+	p->name = sc->name;
 	p->nr = seccomp_syscall_nr(sc->name);
 	p->otherwise = s->def;
+	p->otherwise_code = SECCOMP_EXPLAIN_DEFAULT;
+	_plan_observe(g, p);
 	if (p->nr < 0)
 		return _fail(g, "syscall %s has no x86_64 number", sc->name);
 	if (sc->nrules > IR_MAX_RULES)
 		return _fail(g, "%s: more than %d rules", sc->name,
 			     IR_MAX_RULES);
+	pr = calloc(sc->nrules ? sc->nrules : 1, sizeof(*pr));
 	p->rules = calloc(sc->nrules ? sc->nrules : 1, sizeof(*p->rules));
-	if (!p->rules)
+	p->codes = calloc(sc->nrules ? sc->nrules : 1, sizeof(*p->codes));
+	if (!pr || !p->rules || !p->codes) {
+		free(pr);
 		return _fail(g, "out of memory");
+	}
 	for (uint32_t r = 0; r < sc->nrules; r++) {
 		const struct ir_rule *in = &sc->rules[r];
-		struct ir_rule *out = &p->rules[p->nrules];
+		struct ir_rule *out = &pr[n].r;
 		int never = 0;
 
-		if (_check_action(g, &in->action, sc->name))
+		if (_check_action(g, &in->action, sc->name) ||
+		    (in->natoms > IR_MAX_ATOMS &&
+		     _fail(g, "%s: more than %d argument tests", sc->name,
+			   IR_MAX_ATOMS))) {
+			free(pr);
 			return -1;
-		if (in->natoms > IR_MAX_ATOMS)
-			return _fail(g, "%s: more than %d argument tests",
-				     sc->name, IR_MAX_ATOMS);
+		}
 		*out = (struct ir_rule){.action = in->action};
+		pr[n].code = seccomp_explain_code(s, sc, r);
 		for (uint32_t i = 0; i < in->natoms; i++) {
 			int st;
 
-			if (_check_atom(g, sc, &in->atoms[i]))
+			if (_check_atom(g, sc, &in->atoms[i])) {
+				free(pr);
 				return -1;
+			}
 			st = _atom_static(&in->atoms[i]);
 			if (st == 0)
 				never = 1;
@@ -766,21 +863,61 @@ static int _plan(struct gen *g, const struct ir_syscalls *s,
 				out->atoms[out->natoms++] = in->atoms[i];
 		}
 		if (!never)
-			p->nrules++;
+			n++;
 	}
-	qsort(p->rules, p->nrules, sizeof(*p->rules), _rule_cmp);
+	qsort_r(pr, n, sizeof(*pr), _rule_cmp, &explain);
 	/* The first unconditional rule wins over everything after it. */
-	for (size_t r = 0; r < p->nrules; r++) {
-		if (p->rules[r].natoms == 0) {
-			p->otherwise = p->rules[r].action;
-			p->nrules = r;
+	for (size_t r = 0; r < n; r++) {
+		if (pr[r].r.natoms == 0) {
+			p->otherwise = pr[r].r.action;
+			p->otherwise_code = pr[r].code;
+			n = r;
 			break;
 		}
 	}
-	/* Trailing rules that return `otherwise` anyway change nothing. */
-	while (p->nrules &&
-	       !_action_cmp(&p->rules[p->nrules - 1].action, &p->otherwise))
-		p->nrules--;
+	/* Trailing rules that return what `otherwise` returns change
+	 * nothing. */
+	while (n && _outcome(g, p, &pr[n - 1].r.action, pr[n - 1].code) ==
+			_outcome(g, p, &p->otherwise, p->otherwise_code))
+		n--;
+	for (size_t r = 0; r < n; r++) {
+		p->rules[r] = pr[r].r;
+		p->codes[r] = pr[r].code;
+	}
+	p->nrules = n;
+	free(pr);
+	return 0;
+}
+
+/*
+ * The i-th name beyond the policy's own that may need a plan: the ones
+ * the variant observes. NULL past the end; a name the policy has is
+ * skipped by the caller.
+ */
+static const char *_extra_at(const struct ir_policy *p, enum seccomp_variant v,
+			     unsigned i)
+{
+	const char *name;
+	unsigned k = 0;
+
+	for (unsigned j = 0; (name = seccomp_observed_at(v, j)); j++)
+		if (seccomp_observed(p, v, name, NULL, NULL) && k++ == i)
+			return name;
+	return NULL;
+}
+
+/* A syscall the variant observes and the policy does not name: the
+ * default decides it. */
+static int _plan_extra(struct gen *g, const char *name, struct plan *p)
+{
+	p->name = name;
+	p->nr = seccomp_syscall_nr(name);
+	p->otherwise = g->p->sys.def;
+	p->otherwise_code = SECCOMP_EXPLAIN_DEFAULT;
+	_plan_observe(g, p);
+	if (p->nr < 0)
+		return _fail(g, "observed syscall %s has no x86_64 number",
+			     name);
 	return 0;
 }
 
@@ -915,7 +1052,8 @@ static int _emit_rets(struct gen *g)
 static int _emit(struct gen *g, struct plan *plans, size_t n,
 		 const struct ir_syscalls *s)
 {
-	bpf_label bad = _ret(g, &s->badarch), nr = _label(g);
+	bpf_label bad = _out(g, NULL, &s->badarch, SECCOMP_EXPLAIN_BADARCH);
+	bpf_label nr = _label(g);
 
 	if (_load(g, BPF_OFF_ARCH, FULL32))
 		return -1;
@@ -930,29 +1068,42 @@ static int _emit(struct gen *g, struct plan *plans, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (plans[i].nrules && _arg_block(g, &plans[i]))
 			return -1;
+	for (size_t i = 0; i < n; i++)
+		if (plans[i].has_tail && _tail(g, &plans[i]))
+			return -1;
 	return _emit_rets(g);
 }
 
 static int _prepare(struct gen *g, const struct ir_syscalls *s,
-		    struct plan *plans)
+		    struct plan *plans, size_t n)
 {
-	size_t n = s->ncalls;
+	const char *name;
+	size_t k = s->ncalls;
 	bpf_label def, bad;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < s->ncalls; i++)
 		if (_plan(g, s, &s->calls[i], &plans[i]))
 			return -1;
+	for (unsigned i = 0; (name = _extra_at(g->p, g->v, i)); i++)
+		if (!ir_find_syscall(s, name) &&
+		    _plan_extra(g, name, &plans[k++]))
+			return -1;
+	if (k != n)
+		return _fail(g, "internal error: %zu plans, expected %zu", k,
+			     n);
 	qsort(plans, n, sizeof(*plans), _plan_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (plans[i].nr == plans[i - 1].nr)
 			return _fail(g, "syscalls %s and %s share number %d",
-				     plans[i - 1].sc->name, plans[i].sc->name,
+				     plans[i - 1].name, plans[i].name,
 				     plans[i].nr);
-	bad = _ret(g, &s->badarch);
-	def = _ret(g, &s->def);
+	bad = _out(g, NULL, &s->badarch, SECCOMP_EXPLAIN_BADARCH);
+	def = _out(g, NULL, &s->def, SECCOMP_EXPLAIN_DEFAULT);
 	for (size_t i = 0; i < n; i++)
-		plans[i].target =
-		    plans[i].nrules ? _label(g) : _ret(g, &plans[i].otherwise);
+		plans[i].target = plans[i].nrules
+				      ? _label(g)
+				      : _out(g, &plans[i], &plans[i].otherwise,
+					     plans[i].otherwise_code);
 	g->iv = calloc(2 * n + 2, sizeof(*g->iv));
 	if (!g->iv)
 		return _fail(g, "out of memory");
@@ -963,12 +1114,34 @@ static int _prepare(struct gen *g, const struct ir_syscalls *s,
 	return 0;
 }
 
+/* The plans a variant needs: the policy's syscalls, and those it
+ * observes beyond them. */
+static size_t _nplans(const struct ir_policy *p, enum seccomp_variant v)
+{
+	const char *name;
+	size_t n = p->sys.ncalls;
+
+	for (unsigned i = 0; (name = _extra_at(p, v, i)); i++)
+		if (!ir_find_syscall(&p->sys, name))
+			n++;
+	return n;
+}
+
 int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
 		     size_t *ninsns, char *err, size_t errlen)
 {
+	return seccomp_generate_variant(p, SECCOMP_DECIDE, prog, ninsns, err,
+					errlen);
+}
+
+int seccomp_generate_variant(const struct ir_policy *p, enum seccomp_variant v,
+			     struct sock_filter **prog, size_t *ninsns,
+			     char *err, size_t errlen)
+{
 	const struct ir_syscalls *s = &p->sys;
-	struct gen g = {.err = err, .errlen = errlen};
+	struct gen g = {.p = p, .v = v, .err = err, .errlen = errlen};
 	struct plan *plans = NULL;
+	size_t nplans = _nplans(p, v);
 	int rc = -1;
 
 	*prog = NULL;
@@ -980,12 +1153,12 @@ int seccomp_generate(const struct ir_policy *p, struct sock_filter **prog,
 		return -1;
 	if (s->badarch.kind == IR_ACT_ALLOW || s->badarch.kind == IR_ACT_LOG)
 		return _fail(&g, "the bad-arch action must not allow the call");
-	plans = calloc(s->ncalls ? s->ncalls : 1, sizeof(*plans));
+	plans = calloc(nplans ? nplans : 1, sizeof(*plans));
 	if (!plans || bpf_builder_create(&g.b)) {
 		_fail(&g, "out of memory");
 		goto out;
 	}
-	if (_prepare(&g, s, plans) || _emit(&g, plans, s->ncalls, s))
+	if (_prepare(&g, s, plans, nplans) || _emit(&g, plans, nplans, s))
 		goto out;
 	if (bpf_builder_finish(g.b, prog, ninsns, err, errlen))
 		goto out;
@@ -1005,8 +1178,10 @@ out:
 		*prog = NULL;
 		*ninsns = 0;
 	}
-	for (size_t i = 0; plans && i < s->ncalls; i++)
+	for (size_t i = 0; plans && i < nplans; i++) {
 		free(plans[i].rules);
+		free(plans[i].codes);
+	}
 	free(plans);
 	free(g.iv);
 	free(g.cost);

@@ -84,6 +84,8 @@
 #define USE_Z3 2
 
 struct validator {
+	const struct ir_policy *p;
+	enum seccomp_variant var;
 	const struct ir_syscalls *sys;
 	const struct sock_filter *prog;
 	size_t n;
@@ -136,13 +138,49 @@ static uint32_t _value(const struct ir_action *a)
 	}
 }
 
+/* SECCOMP_RET_USER_NOTIF, written here again for the same reason. */
+#define NOTIF 0x7fc00000u
+
+/*
+ * What the variant returns where the decision is `a` with explain code
+ * `code`: for NOTIFY and LEARN, before any observation of an allow
+ * (docs/OBSERVE.md).
+ */
+static uint32_t _vvalue(const struct validator *v, const struct ir_action *a,
+			uint32_t code)
+{
+	if (v->var == SECCOMP_EXPLAIN)
+		return code;
+	if (seccomp_variant_notifies(v->var, a))
+		return NOTIF;
+	return _value(a);
+}
+
+/* The variant's observation of the syscall `name` (NULL: none). */
+static int _observed(const struct validator *v, const char *name, unsigned *arg,
+		     uint32_t *mask)
+{
+	if (!name)
+		return SECCOMP_OBSERVE_NO;
+	return seccomp_observed(v->p, v->var, name, arg, mask);
+}
+
 /* The program's result as text, in the IR's words where it has them. */
-static const char *_ret_str(uint32_t ret, char *buf, size_t len)
+static const char *_ret_str(const struct validator *v, uint32_t ret, char *buf,
+			    size_t len)
 {
 	static const uint8_t kinds[] = {IR_ACT_KILL_PROCESS, IR_ACT_KILL_THREAD,
 					IR_ACT_TRAP, IR_ACT_LOG, IR_ACT_ALLOW};
 	struct ir_action a = {IR_ACT_ERRNO, (uint16_t)(ret & 0xffff)};
 
+	if (v->var == SECCOMP_EXPLAIN) {
+		snprintf(buf, len, "explain code %u", ret);
+		return buf;
+	}
+	if (ret == NOTIF) {
+		snprintf(buf, len, "user_notif");
+		return buf;
+	}
 	if ((ret & 0xffff0000u) == 0x00050000u && a.errnum <= 4095)
 		return ir_action_str(&a, buf, len);
 	for (size_t i = 0; i < sizeof(kinds); i++) {
@@ -157,22 +195,78 @@ static const char *_ret_str(uint32_t ret, char *buf, size_t len)
 /* ---- The IR as a Z3 term ---------------------------------------------- */
 
 /*
- * The seccomp value ir_eval_syscall() gives, as a term over the arguments:
- * best = the smallest key among the rules that hold, else the default.
+ * What the variant returns for the decision `a` as a term: a constant, or
+ * for an observed allow ite((arg & mask) != 0, USER_NOTIF, allow).
  */
-static Z3_ast _spec_term(struct bpf_sym *s, const struct ir_syscalls *sys,
-			 const struct ir_syscall *sc)
+static Z3_ast _action_term(const struct validator *v, struct bpf_sym *s,
+			   const char *name, const struct ir_action *a,
+			   uint32_t code)
 {
 	Z3_context c = bpf_sym_ctx(s);
-	Z3_ast best = ir_z3_best_key(s, sc), out;
+	uint32_t val = _vvalue(v, a, code);
+	unsigned arg = 0;
+	uint32_t mask = 0;
+	int obs;
+
+	if (v->var == SECCOMP_EXPLAIN || a->kind != IR_ACT_ALLOW ||
+	    val == NOTIF)
+		return bpf_sym_u32(s, val);
+	obs = _observed(v, name, &arg, &mask);
+	if (obs == SECCOMP_OBSERVE_ALWAYS)
+		return bpf_sym_u32(s, NOTIF);
+	if (obs == SECCOMP_OBSERVE_IF_SET) {
+		Z3_ast w = Z3_mk_extract(c, 31, 0, bpf_sym_arg(s, arg));
+		Z3_ast set = Z3_mk_not(
+		    c, Z3_mk_eq(c, Z3_mk_bvand(c, w, bpf_sym_u32(s, mask)),
+				bpf_sym_u32(s, 0)));
+
+		return Z3_mk_ite(c, set, bpf_sym_u32(s, NOTIF),
+				 bpf_sym_u32(s, val));
+	}
+	return bpf_sym_u32(s, val);
+}
+
+/*
+ * The value the specification gives, as a term over the arguments. The
+ * decision: best = the smallest key among the rules that hold, else the
+ * default. The explain code: the first rule, in ir_explain_syscall()'s
+ * order, that holds.
+ */
+static Z3_ast _spec_term(const struct validator *v, struct bpf_sym *s,
+			 const char *name, const struct ir_syscall *sc)
+{
+	const struct ir_syscalls *sys = v->sys;
+	Z3_context c = bpf_sym_ctx(s);
+	Z3_ast best, out;
 	uint32_t nr = sc ? sc->nrules : 0;
 
-	out = bpf_sym_u32(s, _value(&sys->def));
+	out = _action_term(v, s, name, &sys->def, SECCOMP_EXPLAIN_DEFAULT);
+	if (v->var == SECCOMP_EXPLAIN) {
+		/* ir_explain_syscall(): strictest key, then lowest index; an
+		 * ite chain built from the last rule in that order back. */
+		struct ir_words_rules w;
+
+		if (ir_words_rules_build(&w, sc, IR_WORDS_HIGH_FIRST)) {
+			ir_words_rules_free(&w);
+			return NULL;
+		}
+		for (uint32_t k = w.n; k-- > 0;) {
+			uint32_t r = w.r[k].index;
+
+			out = Z3_mk_ite(
+			    c, ir_z3_rule_holds(s, &sc->rules[r]),
+			    bpf_sym_u32(s, seccomp_explain_code(sys, sc, r)),
+			    out);
+		}
+		ir_words_rules_free(&w);
+		return out;
+	}
+	best = ir_z3_best_key(s, sc);
 	for (uint32_t r = 0; r < nr; r++) {
 		const struct ir_action *a = &sc->rules[r].action;
 		Z3_ast is = Z3_mk_eq(c, best, bpf_sym_u32(s, ir_action_key(a)));
 
-		out = Z3_mk_ite(c, is, bpf_sym_u32(s, _value(a)), out);
+		out = Z3_mk_ite(c, is, _action_term(v, s, name, a, 0), out);
 	}
 	return out;
 }
@@ -209,42 +303,77 @@ static void _name(const struct validator *v, uint32_t arch, uint32_t nr,
 }
 
 /* The specification at one concrete point. */
-static struct ir_action _spec(const struct validator *v,
-			      const struct seccomp_data *d)
+/* The x86_64 name of nr, which the observation is specified by. */
+static const char *_nrname(int nr)
+{
+	return syscall_name(SYSCALL_ARCH_X86_64, nr);
+}
+
+/* The specification at one concrete point: the value and the decision. */
+static uint32_t _spec(const struct validator *v, const struct seccomp_data *d,
+		      struct ir_action *decision)
 {
 	const struct ir_syscall *sc = NULL;
+	const char *name = NULL;
 	uint64_t args[6];
+	uint32_t mask = 0, val;
+	unsigned arg = 0;
+	int i, obs;
 
-	if (d->arch != AUDIT_ARCH_X86_64 || (uint32_t)d->nr >= X32_BIT)
-		return v->sys->badarch;
-	if (d->nr <= v->max_nr)
+	if (d->arch != AUDIT_ARCH_X86_64 || (uint32_t)d->nr >= X32_BIT) {
+		*decision = v->sys->badarch;
+		return _vvalue(v, decision, SECCOMP_EXPLAIN_BADARCH);
+	}
+	if (d->nr <= v->max_nr) {
 		sc = v->calls[d->nr];
-	for (int i = 0; i < 6; i++)
+		name = _nrname(d->nr);
+	}
+	for (i = 0; i < 6; i++)
 		args[i] = d->args[i];
-	return ir_eval_syscall(v->sys, sc, args);
+	i = ir_explain_syscall(sc, args);
+	*decision = ir_eval_syscall(v->sys, sc, args);
+	val = _vvalue(v, decision,
+		      i < 0 ? SECCOMP_EXPLAIN_DEFAULT
+			    : seccomp_explain_code(v->sys, sc, (uint32_t)i));
+	if (v->var == SECCOMP_EXPLAIN || decision->kind != IR_ACT_ALLOW)
+		return val;
+	obs = _observed(v, name, &arg, &mask);
+	if (obs == SECCOMP_OBSERVE_ALWAYS ||
+	    (obs == SECCOMP_OBSERVE_IF_SET && ((uint32_t)args[arg] & mask)))
+		return NOTIF;
+	return val;
 }
 
 /* Compare program and spec at d; 0 equal, 1 mismatch (reported). */
 static int _point(struct validator *v, const struct seccomp_data *d)
 {
 	struct bpf_run_result res;
-	struct ir_action want = _spec(v, d);
-	char what[64], got[48], exp[48], emsg[128];
+	struct ir_action decision;
+	uint32_t want = _spec(v, d, &decision);
+	char what[64], got[48], exp[48], dec[48], emsg[128];
 
 	_name(v, d->arch, (uint32_t)d->nr, what, sizeof(what));
 	if (bpf_run(v->prog, v->n, d, &res, emsg, sizeof(emsg)))
 		return _fail(v, 1, "%s: program fails: %s", what, emsg);
-	if (res.ret == _value(&want))
+	if (res.ret == want)
 		return 0;
 	return _fail(
 	    v, 1,
 	    "%s(arg0=0x%llx, arg1=0x%llx, arg2=0x%llx, arg3=0x%llx, "
-	    "arg4=0x%llx, arg5=0x%llx): program %s, policy %s",
+	    "arg4=0x%llx, arg5=0x%llx): program %s, policy %s%s",
 	    what, (unsigned long long)d->args[0],
 	    (unsigned long long)d->args[1], (unsigned long long)d->args[2],
 	    (unsigned long long)d->args[3], (unsigned long long)d->args[4],
-	    (unsigned long long)d->args[5], _ret_str(res.ret, got, sizeof(got)),
-	    ir_action_str(&want, exp, sizeof(exp)));
+	    (unsigned long long)d->args[5],
+	    _ret_str(v, res.ret, got, sizeof(got)),
+	    v->var == SECCOMP_DECIDE
+		? ir_action_str(&decision, exp, sizeof(exp))
+		: _ret_str(v, want, exp, sizeof(exp)),
+	    v->var == SECCOMP_DECIDE
+		? ""
+		: (snprintf(dec, sizeof(dec), " (decision %s)",
+			    ir_action_str(&decision, emsg, sizeof(emsg))),
+		   dec));
 }
 
 /* ---- Symbolic parts --------------------------------------------------- */
@@ -326,9 +455,13 @@ static int _explore(struct validator *v, Z3_ast nr, Z3_ast arch, Z3_ast pre,
 struct spec {
 	struct validator *v;
 	const struct bpf_paths_in *in;
-	struct ir_words_rules w; /* strictest first */
+	const struct ir_syscall *sc;
+	struct ir_words_rules w; /* strictest first, then by index */
 	uint32_t uncond; /* index of the first rule without atoms, or w.n */
-	uint32_t def;	 /* seccomp value of the default */
+	int obs;	 /* the variant's observation of an allow */
+	/* obs == SECCOMP_OBSERVE_IF_SET: the word test set, and clear */
+	struct ws_conj cond_conj[2];
+	struct ws_clause cond[2];
 	struct ws_clause *work; /* one query: positive clauses, then negative */
 	size_t budget;
 };
@@ -343,21 +476,29 @@ static void _spec_free(struct spec *sp)
  * Returns 0, or WS_ENOMEM (then _spec_free() still applies). A 64-bit
  * atom's strict order on the high words comes first.
  */
-static int _spec_build(struct spec *sp, const struct ir_syscalls *sys,
+static int _spec_build(struct spec *sp, const char *name,
 		       const struct ir_syscall *sc)
 {
-	uint32_t nrules = sc ? sc->nrules : 0;
+	uint32_t nrules = sc ? sc->nrules : 0, mask = 0;
 	size_t natoms = 0;
+	unsigned arg = 0;
 
+	sp->sc = sc;
 	for (uint32_t i = 0; i < nrules; i++)
 		natoms += sc->rules[i].natoms;
-	sp->work = calloc(natoms + nrules + 1, sizeof(*sp->work));
+	sp->work = calloc(natoms + nrules + 2, sizeof(*sp->work));
 	if (ir_words_rules_build(&sp->w, sc, IR_WORDS_HIGH_FIRST) || !sp->work)
 		return WS_ENOMEM;
 	for (sp->uncond = 0; sp->uncond < nrules; sp->uncond++)
 		if (!sp->w.r[sp->uncond].natoms)
 			break;
-	sp->def = _value(&sys->def);
+	sp->obs = _observed(sp->v, name, &arg, &mask);
+	for (int k = 0; k < 2; k++) {
+		sp->cond_conj[k] = (struct ws_conj){
+		    1,
+		    {{(uint8_t)WS_W_ARG_LO(arg), k ? WS_EQ : WS_NE, mask, 0}}};
+		sp->cond[k] = (struct ws_clause){1, &sp->cond_conj[k]};
+	}
 	return 0;
 }
 
@@ -381,7 +522,7 @@ static void _from_words(const uint32_t w[WS_WORDS],
  * Returns WS_UNSAT, 1 with the witness, or WS_UNKNOWN / WS_ENOMEM.
  */
 static int _query(struct spec *sp, struct ws_set *path, uint32_t from,
-		  uint32_t to)
+		  uint32_t to, const struct ws_clause *extra)
 {
 	uint32_t w[WS_WORDS];
 	uint32_t t = from;
@@ -395,6 +536,8 @@ static int _query(struct spec *sp, struct ws_set *path, uint32_t from,
 				sp->work[n++] = sp->w.r[t].pos[a];
 		for (uint32_t s = 0; s < from; s++)
 			sp->work[n++] = sp->w.r[s].neg;
+		if (extra)
+			sp->work[n++] = *extra;
 		r = ws_set_search(path, sp->work, n, &sp->budget, w);
 		if (r == WS_SAT) {
 			_from_words(w, sp->in, &sp->v->witness);
@@ -407,9 +550,38 @@ static int _query(struct spec *sp, struct ws_set *path, uint32_t from,
 }
 
 /*
+ * One outcome of the rules, w.r[i .. j) holding (the default when i ==
+ * w.n), against a path returning ret: 0 when they agree, else what
+ * _query() found. An observed allow is two outcomes, its test set
+ * (notified) or clear (allowed).
+ */
+static int _outcome(struct spec *sp, struct ws_set *path, uint32_t ret,
+		    uint32_t i, uint32_t j)
+{
+	const struct validator *v = sp->v;
+	const struct ir_action *a =
+	    i < sp->w.n ? sp->w.r[i].action : &v->sys->def;
+	uint32_t code =
+	    i < sp->w.n ? seccomp_explain_code(v->sys, sp->sc, sp->w.r[i].index)
+			: SECCOMP_EXPLAIN_DEFAULT;
+	uint32_t val = _vvalue(v, a, code);
+	int r;
+
+	if (v->var == SECCOMP_EXPLAIN || a->kind != IR_ACT_ALLOW ||
+	    sp->obs == SECCOMP_OBSERVE_NO)
+		return val == ret ? WS_UNSAT : _query(sp, path, i, j, NULL);
+	if (sp->obs == SECCOMP_OBSERVE_ALWAYS)
+		return ret == NOTIF ? WS_UNSAT : _query(sp, path, i, j, NULL);
+	if (ret != NOTIF && (r = _query(sp, path, i, j, &sp->cond[0])))
+		return r;
+	return ret == val ? WS_UNSAT : _query(sp, path, i, j, &sp->cond[1]);
+}
+
+/*
  * A path of the program returns ret: no outcome of the rules with another
  * value may be possible on it. The outcomes, strictest first: each group
- * of rules with one action, then the default.
+ * of rules with one action, then the default; for the explain program,
+ * each rule on its own.
  */
 static int _spec_leaf(struct ws_set *path, uint32_t ret, void *user)
 {
@@ -421,15 +593,16 @@ static int _spec_leaf(struct ws_set *path, uint32_t ret, void *user)
 		/* Every outcome from here on needs rule `uncond` to fail. */
 		if (sp->uncond < i)
 			return 0;
-		for (j = i; j < sp->w.n && sp->w.r[j].key == sp->w.r[i].key;
-		     j++)
-			;
-		if ((i < sp->w.n ? _value(sp->w.r[i].action) : sp->def) !=
-		    ret) {
-			r = _query(sp, path, i, j);
-			if (r != WS_UNSAT)
-				return r;
-		}
+		if (sp->v->var == SECCOMP_EXPLAIN)
+			j = i < sp->w.n ? i + 1 : i;
+		else
+			for (j = i;
+			     j < sp->w.n && sp->w.r[j].key == sp->w.r[i].key;
+			     j++)
+				;
+		r = _outcome(sp, path, ret, i, j);
+		if (r != WS_UNSAT)
+			return r;
 		if (i == sp->w.n)
 			return 0;
 		i = j;
@@ -445,7 +618,7 @@ static int _exact_number(struct validator *v, uint32_t nr,
 {
 	struct bpf_paths_in in = {1, 1, nr, AUDIT_ARCH_X86_64};
 	struct spec sp = {.v = v, .in = &in, .budget = EXACT_BUDGET};
-	int r = _spec_build(&sp, v->sys, sc);
+	int r = _spec_build(&sp, _nrname(nr), sc);
 
 	ws_set_limit(v->ws, EXACT_NODES);
 	if (!r)
@@ -537,14 +710,19 @@ static int _number(struct validator *v, int nr)
 	struct bpf_run_result res;
 	const struct ir_syscall *sc = v->calls[nr];
 	char what[64], emsg[128];
+	Z3_ast term;
 	int r;
 
 	_name(v, AUDIT_ARCH_X86_64, (uint32_t)nr, what, sizeof(what));
 	if (bpf_run(v->prog, v->n, &d, &res, emsg, sizeof(emsg)))
 		return _fail(v, 1, "%s: program fails: %s", what, emsg);
 	r = _point(v, &d);
-	if (r || (!(res.loaded & (BPF_LOADED_ARGS | BPF_LOADED_IP)) &&
-		  !_has_atoms(sc))) {
+	/* One run proves the number when neither the program nor the
+	 * specification looks at an argument. */
+	if (r ||
+	    (!(res.loaded & (BPF_LOADED_ARGS | BPF_LOADED_IP)) &&
+	     !_has_atoms(sc) &&
+	     _observed(v, _nrname(nr), NULL, NULL) != SECCOMP_OBSERVE_IF_SET)) {
 		v->st.concrete += !r;
 		return r;
 	}
@@ -559,27 +737,30 @@ static int _number(struct validator *v, int nr)
 		return r;
 	if (_z3(v))
 		return -1;
+	term = _spec_term(v, v->sym, _nrname(nr), sc);
+	if (!term)
+		return _fail(v, -1, "%s: out of memory", what);
 	return _explore(v, bpf_sym_u32(v->sym, (uint32_t)nr),
-			bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64), NULL,
-			_spec_term(v->sym, v->sys, sc), what);
+			bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64), NULL, term,
+			what);
 }
 
 /* The exact route on a range, then Z3 if it cannot decide. */
 static int _exact_range(struct validator *v, const struct bpf_paths_in *in,
-			const struct ws_lit *pre, size_t npre,
-			const struct ir_action *want, const char *what)
+			const struct ws_lit *pre, size_t npre, uint32_t want,
+			const char *what)
 {
 	if (v->flags & SECCOMP_VALIDATE_FORCE_Z3) {
 		v->st.z3_ranges++;
 		return USE_Z3;
 	}
-	return _exact_done(v, _exact_region(v, in, pre, npre, _value(want)),
+	return _exact_done(v, _exact_region(v, in, pre, npre, want),
 			   &v->st.exact_ranges, &v->st.z3_ranges, what);
 }
 
-/* nr in lo..hi on x86_64, expecting `want`. */
-static int _range(struct validator *v, uint32_t lo, uint32_t hi,
-		  const struct ir_action *want, const char *what)
+/* nr in lo..hi on x86_64, expecting the value `want`. */
+static int _range(struct validator *v, uint32_t lo, uint32_t hi, uint32_t want,
+		  const char *what)
 {
 	struct bpf_paths_in in = {.arch_fixed = 1, .arch = AUDIT_ARCH_X86_64};
 	struct ws_lit pre[2] = {{WS_W_NR, WS_GE, ~0u, lo},
@@ -598,8 +779,8 @@ static int _range(struct validator *v, uint32_t lo, uint32_t hi,
 			      Z3_mk_bvule(c, nr, bpf_sym_u32(v->sym, hi))};
 
 	return _explore(v, nr, bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64),
-			Z3_mk_and(c, 2, in_range),
-			bpf_sym_u32(v->sym, _value(want)), what);
+			Z3_mk_and(c, 2, in_range), bpf_sym_u32(v->sym, want),
+			what);
 }
 
 /* Any nr on a foreign arch: `arch` when fixed, else any arch but x86_64. */
@@ -608,7 +789,8 @@ static int _foreign(struct validator *v, int fixed, uint32_t arch,
 {
 	struct bpf_paths_in in = {.arch_fixed = fixed, .arch = arch};
 	struct ws_lit not_x86 = {WS_W_ARCH, WS_NE, ~0u, AUDIT_ARCH_X86_64};
-	int r = _exact_range(v, &in, &not_x86, !fixed, &v->sys->badarch, what);
+	uint32_t want = _vvalue(v, &v->sys->badarch, SECCOMP_EXPLAIN_BADARCH);
+	int r = _exact_range(v, &in, &not_x86, !fixed, want, what);
 	Z3_context c;
 	Z3_ast a, pre = NULL;
 
@@ -622,7 +804,7 @@ static int _foreign(struct validator *v, int fixed, uint32_t arch,
 		pre = Z3_mk_not(
 		    c, Z3_mk_eq(c, a, bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64)));
 	return _explore(v, bpf_sym_nr(v->sym), a, pre,
-			bpf_sym_u32(v->sym, _value(&v->sys->badarch)), what);
+			bpf_sym_u32(v->sym, want), what);
 }
 
 /* ---- Driver ----------------------------------------------------------- */
@@ -691,10 +873,12 @@ static int _run(struct validator *v)
 			return r;
 	if ((r = _boundaries(v)))
 		return r;
-	if ((r = _range(v, (uint32_t)v->max_nr + 1, X32_BIT - 1, &v->sys->def,
+	if ((r = _range(v, (uint32_t)v->max_nr + 1, X32_BIT - 1,
+			_vvalue(v, &v->sys->def, SECCOMP_EXPLAIN_DEFAULT),
 			"syscall numbers above the table")))
 		return r;
-	if ((r = _range(v, X32_BIT, 0xffffffffu, &v->sys->badarch,
+	if ((r = _range(v, X32_BIT, 0xffffffffu,
+			_vvalue(v, &v->sys->badarch, SECCOMP_EXPLAIN_BADARCH),
 			"x32 syscall numbers")))
 		return r;
 	if ((r = _foreign(v, 1, AUDIT_ARCH_I386, "arch i386")))
@@ -710,7 +894,20 @@ int seccomp_validate_stats(const struct ir_policy *p,
 			   struct seccomp_validate_stats *st, char *err,
 			   size_t errlen)
 {
-	struct validator v = {.sys = &p->sys,
+	return seccomp_validate_variant(p, SECCOMP_DECIDE, prog, n, flags, st,
+					err, errlen);
+}
+
+int seccomp_validate_variant(const struct ir_policy *p,
+			     enum seccomp_variant var,
+			     const struct sock_filter *prog, size_t n,
+			     unsigned int flags,
+			     struct seccomp_validate_stats *st, char *err,
+			     size_t errlen)
+{
+	struct validator v = {.p = p,
+			      .var = var,
+			      .sys = &p->sys,
 			      .prog = prog,
 			      .n = n,
 			      .flags = flags,

@@ -65,6 +65,25 @@ int output_write(const char *path, const void *data, size_t len, char *err,
 int output_write_fd(int fd, const void *data, size_t len, char *err,
 		    size_t errlen);
 
+/* ---- polc suggest (suggest.c, record_read.c) ------------------------- */
+
+struct suggest_opts {
+	const char *policy;	    /* POLICY.pol, a source */
+	const char *const *records; /* run records, merged */
+	size_t nrecords;
+	const char *const *search; /* fragment folders */
+	size_t nsearch;
+	const char *output; /* NULL: stdout */
+};
+
+/*
+ * Prints the policy with the narrowest rule for each denial the records
+ * name (docs/OBSERVE.md); applies nothing. Returns the exit code: 0; 2
+ * for a bad policy or record; 3 when the suggestion would not compile (a
+ * polc bug: nothing is printed).
+ */
+int suggest_policy(const struct suggest_opts *o);
+
 /* ---- polc import oci, polc export oci (oci_cmd.c) --------------------- */
 
 /*

@@ -1,9 +1,11 @@
-# polc's command line: build, dump, doctor, the output writer, import and
+# polc's command line: build, dump, doctor, the output writer, suggest
+# (run records read with jansson, like OCI profiles), import and
 # export of OCI profiles (the files around compiler/oci/), and main() for
 # every command.
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o \
-             $(B)/compiler/cli/oci_cmd.o
+             $(B)/compiler/cli/oci_cmd.o $(B)/compiler/cli/suggest.o \
+             $(B)/compiler/cli/record_read.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
 # polc doctor names why a user namespace cannot be made with polexec's
 # own words: stub/userns.c, libc only.

@@ -259,6 +259,70 @@ static int dump_seccomp(const struct polbin_section *s, FILE *out)
 	return 0;
 }
 
+/*
+ * OBSERVE: the flags, the three programs disassembled, how many names and
+ * tables, and every rule text with its explain code. The records' bounds
+ * are checked; what they hold is polc's own (the prover re-derives the
+ * section from the IR before trusting an artifact).
+ */
+static int dump_observe(const struct polbin_section *s, FILE *out)
+{
+	static const char *const progs[] = {"", "notify", "learn", "explain"};
+	unsigned nsys = 0, nconst = 0;
+	size_t off = 8;
+	uint32_t flags;
+
+	if (s->len < 8)
+		return -1;
+	flags = polbin_le32(s->data + 4);
+	fprintf(out, "  version %u, observes:%s%s\n", polbin_le32(s->data),
+		flags & POLBIN_OBS_F_DESTRUCTIVE ? " destructive calls" : "",
+		flags & POLBIN_OBS_F_LEARN_PATHS ? ", paths (learn)" : "");
+	while (off < s->len) {
+		uint16_t tag;
+		uint32_t len;
+		const uint8_t *d;
+
+		if (s->len - off < 8)
+			return -1;
+		tag = polbin_le16(s->data + off);
+		len = polbin_le32(s->data + off + 4);
+		off += 8;
+		if (len > s->len - off)
+			return -1;
+		d = s->data + off;
+		off += (len + 3u) & ~3u;
+		if (tag >= POLBIN_OBS_NOTIFY && tag <= POLBIN_OBS_EXPLAIN) {
+			struct polbin_section prog = {POLBIN_SEC_SECCOMP, 0, d,
+						      len};
+
+			fprintf(out, "  %s program:\n", progs[tag]);
+			if (dump_seccomp(&prog, out))
+				return -1;
+		} else if (tag == POLBIN_OBS_SYSCALL) {
+			nsys++;
+		} else if (tag == POLBIN_OBS_CONST) {
+			nconst++;
+		} else if (tag == POLBIN_OBS_RULE && len >= 10 &&
+			   polbin_le16(d + 8) <= len - 10) {
+			fprintf(out, "  rule %u%s: ", polbin_le32(d),
+				d[4] & POLBIN_OBS_RULE_COMPANION
+				    ? " (companion)"
+				    : "");
+			put_clean(out, d + 10, polbin_le16(d + 8));
+			fputc('\n', out);
+		} else if (tag == POLBIN_OBS_WORKSPACE) {
+			fputs("  workspace: ", out);
+			put_clean(out, d, len);
+			fputc('\n', out);
+		} else {
+			return -1;
+		}
+	}
+	fprintf(out, "  %u syscall names, %u constant tables\n", nsys, nconst);
+	return 0;
+}
+
 /* Landlock fs rights by bit, as the kernel (and the IR) numbers them. */
 static const char *const ll_fs[17] = {
     "execute",	   "write_file",   "read_file", "read_dir", "remove_dir",
@@ -662,6 +726,9 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			break;
 		case POLBIN_SEC_NFT:
 			rc = dump_nft(s, &pb, out);
+			break;
+		case POLBIN_SEC_OBSERVE:
+			rc = dump_observe(s, out);
 			break;
 		case POLBIN_SEC_VIEW:
 			rc = dump_view(s, &pb, out);

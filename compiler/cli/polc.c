@@ -49,6 +49,8 @@ static const char usage[] =
     "                       [--max-errors N] PROFILE.json\n"
     "       polc export oci [-I DIR]... [-o OUT.json] [--max-errors N] "
     "POLICY\n"
+    "       polc suggest [-I DIR]... [-o OUT.pol] --policy POLICY.pol "
+    "RECORD...\n"
     "       polc doctor\n"
     "       polc --help | --version\n"
     "\n"
@@ -62,6 +64,9 @@ static const char usage[] =
     "          runc makes of it, for x86_64 (docs/OCI.md)\n"
     "  export  the syscalls layer of POLICY (.pol or .polbin) as an OCI\n"
     "          profile that runc decides as polc's program does\n"
+    "  suggest the policy again with the narrowest rule for each denial\n"
+    "          the run records name (polexec --record, --learn); prints,\n"
+    "          applies nothing: review with check --boundary\n"
     "  doctor  the kernel features this machine offers polexec\n"
     "\n"
     "--max-errors N shows the first N errors (default 1000; 0: all).\n"
@@ -476,6 +481,56 @@ static int cmd_diff(int argc, char **argv)
 	return rc ? 2 : 0;
 }
 
+/* polc suggest [-I DIR]... [-o OUT] --policy POLICY RECORD... */
+static int cmd_suggest(int argc, char **argv)
+{
+	const char *search[MAX_SEARCH];
+	const char **records = calloc((size_t)argc, sizeof(*records));
+	struct suggest_opts o;
+	char *env_copy = NULL;
+	size_t n = 0;
+	int rc = 2;
+
+	memset(&o, 0, sizeof(o));
+	if (!records) {
+		fputs("polc: out of memory\n", stderr);
+		return 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-I") && i + 1 < argc &&
+		    n < MAX_SEARCH - 2) {
+			search[n++] = argv[++i];
+		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc) {
+			o.policy = argv[++i];
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			o.output = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr,
+				"polc: suggest: unknown option '%s'\n%s",
+				argv[i], usage);
+			goto out;
+		} else {
+			records[o.nrecords++] = argv[i];
+		}
+	}
+	o.records = records;
+	if (!o.policy || !o.nrecords) {
+		fputs(usage, stderr);
+		goto out;
+	}
+	if (add_search(search, &n, &env_copy)) {
+		fputs("polc: out of memory\n", stderr);
+		goto out;
+	}
+	o.search = search;
+	o.nsearch = n;
+	rc = suggest_policy(&o);
+out:
+	free(env_copy);
+	free(records);
+	return rc;
+}
+
 #define MAX_CAPS 64
 
 static int cmd_import(int argc, char **argv)
@@ -605,6 +660,8 @@ int main(int argc, char **argv)
 		return cmd_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export"))
 		return cmd_export(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "suggest"))
+		return cmd_suggest(argc - 1, argv + 1);
 	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);
 	return 2;
 }

@@ -39,6 +39,7 @@ void ir_policy_destroy(struct ir_policy **pp)
 	for (i = 0; i < p->fs.nrules; i++)
 		free(p->fs.rules[i].path);
 	free(p->fs.rules);
+	free(p->fs.workspace);
 	for (i = 0; i < p->net.nentries; i++)
 		free(p->net.entries[i].name);
 	free(p->net.entries);
@@ -422,21 +423,29 @@ static int rule_holds(const struct ir_rule *r, const uint64_t args[6])
 	return 1;
 }
 
-struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
-				 const struct ir_syscall *sc,
-				 const uint64_t args[6])
+int ir_explain_syscall(const struct ir_syscall *sc, const uint64_t args[6])
 {
-	const struct ir_action *best = NULL;
+	int best = -1;
 	uint32_t i;
 
 	for (i = 0; sc && i < sc->nrules; i++) {
 		const struct ir_rule *r = &sc->rules[i];
 
-		if ((!best || ir_action_cmp(&r->action, best) < 0) &&
+		if ((best < 0 ||
+		     ir_action_cmp(&r->action, &sc->rules[best].action) < 0) &&
 		    rule_holds(r, args))
-			best = &r->action;
+			best = (int)i;
 	}
-	return best ? *best : s->def;
+	return best;
+}
+
+struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
+				 const struct ir_syscall *sc,
+				 const uint64_t args[6])
+{
+	int i = ir_explain_syscall(sc, args);
+
+	return i < 0 ? s->def : sc->rules[i].action;
 }
 
 const struct ir_syscall *ir_find_syscall(const struct ir_syscalls *s,

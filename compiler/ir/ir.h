@@ -26,8 +26,9 @@
  *    a policy without a net block.
  * 4: the box's view (fs kinds tmpfs, dev, proc; connect_unix; the fs
  *    mode) and the user.
+ * 5: fs observe (destructive calls in the run record) and its workspace.
  */
-#define IR_VERSION 4
+#define IR_VERSION 5
 
 /* Hard limits, named so that hostile IR and policies are refused early. */
 #define IR_MAX_ATOMS	8    /* atoms in one conjunction */
@@ -170,6 +171,13 @@ enum ir_landlock_mode {
 	IR_LL_REQUIRE = 1,
 };
 
+/* What the run record observes (fs `observe`, docs/OBSERVE.md): it
+ * records, it never decides. */
+enum ir_observe {
+	IR_OBSERVE_DESTRUCTIVE = 1u << 0, /* unlink, rename, truncate, ... */
+};
+#define IR_OBSERVE_ALL 0x1u
+
 /* What polexec does where the box's view cannot be had (docs/VIEW.md). */
 enum ir_view_mode {
 	IR_VIEW_REQUIRE = 0,	 /* refuse */
@@ -181,6 +189,11 @@ struct ir_fs {
 	uint32_t mode; /* enum ir_view_mode; 0 when !present */
 	uint32_t nrules;
 	struct ir_fs_rule *rules; /* sorted by path, one entry per path */
+	uint32_t observe;	  /* enum ir_observe bits */
+	/* The folder whose paths the record keeps in clear (./...), a
+	 * normalized path; set exactly when observe is (default
+	 * "${WORKSPACE}") */
+	char *workspace;
 };
 
 /*
@@ -375,7 +388,13 @@ int ir_atom_holds(const struct ir_atom *a, const uint64_t args[6]);
 /*
  * The single definition of syscall rule resolution, used by the prover, the
  * translation validator and the tests. `sc` may be NULL (syscall not named).
+ *
+ * ir_explain_syscall() is its first half: the index in sc->rules of the rule
+ * that decides (of the rules that hold, the first one with the most
+ * restrictive action), or -1 when none holds and the default decides.
+ * ir_eval_syscall() is that rule's action, or the default.
  */
+int ir_explain_syscall(const struct ir_syscall *sc, const uint64_t args[6]);
 struct ir_action ir_eval_syscall(const struct ir_syscalls *s,
 				 const struct ir_syscall *sc,
 				 const uint64_t args[6]);

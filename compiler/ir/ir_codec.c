@@ -149,6 +149,8 @@ int ir_serialize(const struct ir_policy *p, uint8_t **out, size_t *len)
 		put_u8(&w, p->fs.rules[i].kind);
 		put_u64(&w, p->fs.rules[i].size);
 	}
+	put_u32(&w, p->fs.observe);
+	put_str(&w, p->fs.workspace);
 	put_u8(&w, (uint8_t)p->net.present);
 	put_u8(&w, (uint8_t)p->net.mode);
 	put_u32(&w, p->net.nentries);
@@ -520,6 +522,15 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 			      "path do not fit its kind",
 			      f->kind);
 	}
+	p->fs.observe = get_u32(r);
+	p->fs.workspace = get_str(r, 0);
+	if (p->fs.observe & ~IR_OBSERVE_ALL)
+		rfail(r, "unknown fs observe bits");
+	if ((p->fs.observe != 0) != (p->fs.workspace != NULL) ||
+	    (p->fs.observe && !p->fs.present))
+		rfail(r, "fs observe and its workspace do not go together");
+	else if (p->fs.workspace && !ir_is_path(p->fs.workspace))
+		rfail(r, "observe workspace is not in normal form");
 	get_net(r, &p->net);
 	get_sys(r, &p->sys);
 	p->limits.present = get_bool(r);

@@ -121,6 +121,11 @@ static void print_fs(const struct ir_policy *p, FILE *out)
 		put_word(out, r->path);
 		fputc('\n', out);
 	}
+	if (p->fs.observe & IR_OBSERVE_DESTRUCTIVE) {
+		fputs("    observe destructive workspace ", out);
+		put_word(out, p->fs.workspace);
+		fputc('\n', out);
+	}
 	fputs("  }\n", out);
 }
 

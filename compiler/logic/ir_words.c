@@ -61,7 +61,9 @@ static int rule_qcmp(const void *a, const void *b)
 {
 	const struct ir_words_rule *x = a, *y = b;
 
-	return x->key < y->key ? -1 : x->key > y->key;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 int ir_words_rules_build(struct ir_words_rules *rs, const struct ir_syscall *sc,
@@ -86,6 +88,7 @@ int ir_words_rules_build(struct ir_words_rules *rs, const struct ir_syscall *sc,
 
 		rc->action = &rule->action;
 		rc->key = ir_action_key(&rule->action);
+		rc->index = i;
 		rc->natoms = rule->natoms;
 		rc->pos = &rs->cl[li];
 		for (uint32_t a = 0; a < rule->natoms; a++) {

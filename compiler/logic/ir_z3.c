@@ -54,3 +54,16 @@ Z3_ast ir_z3_best_key(struct bpf_sym *s, const struct ir_syscall *sc)
 	}
 	return best;
 }
+
+Z3_ast ir_z3_rule_holds(struct bpf_sym *s, const struct ir_rule *r)
+{
+	Z3_context c = bpf_sym_ctx(s);
+	Z3_ast holds = Z3_mk_true(c);
+
+	for (uint32_t i = 0; i < r->natoms; i++) {
+		Z3_ast both[2] = {holds, atom_term(s, &r->atoms[i])};
+
+		holds = Z3_mk_and(c, 2, both);
+	}
+	return holds;
+}

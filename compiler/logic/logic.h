@@ -46,6 +46,7 @@ enum ir_words_order {
 struct ir_words_rule {
 	const struct ir_action *action; /* the IR rule's */
 	uint32_t key;			/* ir_action_key(action) */
+	uint32_t index;			/* the rule's index in sc->rules */
 	uint32_t natoms;
 	struct ws_clause *pos; /* per atom: the atom holds */
 	struct ws_clause neg;  /* some atom fails */
@@ -53,7 +54,8 @@ struct ir_words_rule {
 
 /* One syscall's rules as clauses. */
 struct ir_words_rules {
-	struct ir_words_rule *r; /* sorted by key: strictest first */
+	struct ir_words_rule *r; /* sorted by key, strictest first, then
+				  * by index: ir_explain_syscall()'s order */
 	uint32_t n;
 	struct ws_conj *conj; /* what the clauses point into */
 	struct ws_clause *cl;
@@ -79,5 +81,8 @@ struct bpf_sym;
  * hold, else IR_Z3_NO_KEY, as a 32-bit term.
  */
 Z3_ast ir_z3_best_key(struct bpf_sym *s, const struct ir_syscall *sc);
+
+/* Rule r holds (every atom), as a Z3 boolean. */
+Z3_ast ir_z3_rule_holds(struct bpf_sym *s, const struct ir_rule *r);
 
 #endif

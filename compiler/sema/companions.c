@@ -42,6 +42,16 @@ const struct companion companions[] = {
     {"io_uring_setup", "errno(EACCES) io_uring_setup", {DENY, 0, {{0}}}},
     {"io_uring_enter", "errno(EACCES) io_uring_enter", {DENY, 0, {{0}}}},
     {"io_uring_register", "errno(EACCES) io_uring_register", {DENY, 0, {{0}}}},
+    /*
+     * A seccomp listener of the box's own: the kernel hands a
+     * SECCOMP_RET_USER_NOTIF to the newest filter that returns it, so a
+     * box with a listener could answer polexec's notified denials itself
+     * once polexec's listener is gone (docs/OBSERVE.md). seccomp's flags
+     * are an unsigned int: width 32.
+     */
+    {"seccomp",
+     "errno(EACCES) seccomp if flags & SECCOMP_FILTER_FLAG_NEW_LISTENER != 0",
+     {DENY, 1, {{1, 32, IR_OP_NE, 0x8, 0}}}},
 };
 const size_t ncompanions = sizeof(companions) / sizeof(companions[0]);
 

@@ -30,8 +30,9 @@ static const struct {
     {"connect_unix", IR_FS_CONNECT_UNIX},
 };
 
-static const char *const fs_keys[] = {"ro",	"rx",	 "rw",	"rwx", "allow",
-				      "socket", "tmpfs", "dev", "proc"};
+static const char *const fs_keys[] = {"ro",    "rx",	 "rw",	  "rwx",
+				      "allow", "socket", "tmpfs", "dev",
+				      "proc",  "observe"};
 
 /*
  * Normalizes `in` into a malloc'd path. A path starts with '/', '~' or a
@@ -300,6 +301,52 @@ static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
 }
 
 /*
+ * observe destructive [workspace PATH]: the run record lists the box's
+ * destructive filesystem calls (docs/OBSERVE.md), paths under PATH
+ * (default ${WORKSPACE}) in clear, others hashed. It changes no right.
+ */
+static void fs_observe(struct sema *s, const struct ast_stmt *st)
+{
+	static const char *const what[] = {"destructive"};
+	const struct ast_word *w = st->words;
+	uint64_t val = 1469598103934665603ull;
+	char *ws;
+	int r;
+
+	if (st->nwords < 2 || (st->nwords != 2 && st->nwords != 4) ||
+	    (st->nwords == 4 &&
+	     (w[2].kind != AST_WORD || strcmp(w[2].text, "workspace")))) {
+		diag_error(s->d, st->loc,
+			   "expected 'observe destructive [workspace PATH]'");
+		return;
+	}
+	if (w[1].kind != AST_WORD || strcmp(w[1].text, "destructive")) {
+		sema_unknown(s, &w[1], "observation", what, 1);
+		return;
+	}
+	if (st->nwords == 4) {
+		ws = normalize_path(s, &w[3]);
+	} else {
+		ws = strdup("${WORKSPACE}");
+		if (!ws)
+			s->oom = 1;
+	}
+	if (!ws)
+		return;
+	/* A setting given once; its value is the workspace's text. */
+	for (const char *c = ws; *c; c++)
+		val = (val ^ (uint8_t)*c) * 1099511628211ull;
+	r = sema_once(s, &s->observe, st->loc, "'observe destructive'", val);
+	if (r != SEMA_TAKE) {
+		free(ws);
+		return;
+	}
+	free(s->p->fs.workspace);
+	s->p->fs.workspace = ws;
+	s->p->fs.observe |= IR_OBSERVE_DESTRUCTIVE;
+}
+
+/*
  * ro|rx|rw|rwx [optional] [follow] [unsafe] PATH...
  * allow RIGHT... on [optional] [follow] [unsafe] PATH...
  * socket [optional] [follow] PATH...   (allow connect_unix on PATH...)
@@ -314,6 +361,10 @@ static void fs_stmt(struct sema *s, const struct ast_stmt *st)
 
 	if (st->cond || st->has_block || k->kind != AST_WORD) {
 		diag_error(s->d, st->loc, "expected 'ro|rx|rw|rwx PATH...'");
+		return;
+	}
+	if (!strcmp(k->text, "observe")) {
+		fs_observe(s, st);
 		return;
 	}
 	if (!strcmp(k->text, "tmpfs") || !strcmp(k->text, "dev") ||

@@ -301,6 +301,8 @@ static const struct syscall_args table[] = {
     {"tgkill", 3, {W32("tgid"), W32("pid"), W32("sig")}},
     {"timerfd_create", 2, {W32("clockid"), W32("flags")}},
     {"tkill", 2, {W32("pid"), W32("sig")}},
+    /* SYSCALL_DEFINE2(truncate, const char __user *, path, long, length) */
+    {"truncate", 2, {W64("path"), W64("length")}},
     {"umask", 1, {W32("mask")}},
     {"umount2", 2, {W64("name"), W32("flags")}},
     {"unlink", 1, {W64("pathname")}},

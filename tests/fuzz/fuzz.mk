@@ -1,6 +1,7 @@
 # libFuzzer harnesses for the policy front end (fuzz_policy), the
 # artifact readers of polc (fuzz_polbin), polexec's artifact decoder
-# (fuzz_stub) and polc import oci (fuzz_oci). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
+# (fuzz_stub) and resolver (fuzz_dns), polc import oci (fuzz_oci) and polc
+# suggest's run-record reader (fuzz_record). Included from tests/tests.mk; uses B, VERSION and $(B)/polc
 # from the top Makefile.
 #
 #   make fuzz-build    build the harnesses (clang, ASan + UBSan + libFuzzer)
@@ -55,8 +56,18 @@ FUZZ_STUB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_STUB_SRCS)) \
 FUZZ_OCI_SRCS := $(filter-out compiler/oci/oci_export.c,\
 	  $(wildcard compiler/oci/*.c)) compiler/logic/ir_words.c
 FUZZ_OCI_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_OCI_SRCS))
+# fuzz_record: polc suggest, from the record reader to the policy text,
+# with what it compiles the suggestion with.
+FUZZ_REC_SRCS := compiler/cli/suggest.c compiler/cli/record_read.c \
+	compiler/cli/output.c compiler/support/readfile.c \
+	compiler/support/errbuf.c $(wildcard compiler/backend/seccomp*.c) \
+	compiler/backend/observe.c compiler/logic/ir_words.c \
+	compiler/logic/ir_z3.c $(filter-out bpf/bpf_disasm.c bpf/wordsat.c, \
+	  $(wildcard bpf/*.c))
+FUZZ_REC_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_REC_SRCS))
 FUZZ_BINS     := $(B)/fuzz/fuzz_policy $(B)/fuzz/fuzz_polbin \
-	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci
+	$(B)/fuzz/fuzz_stub $(B)/fuzz/fuzz_oci $(B)/fuzz/fuzz_record \
+	$(B)/fuzz/fuzz_dns
 
 $(B)/fuzz/%.o: %.c $(B)/lang/parser.h
 	@mkdir -p $(dir $@)
@@ -75,6 +86,13 @@ $(B)/fuzz/fuzz_polbin: $(B)/fuzz/tests/fuzz/fuzz_polbin.o $(FUZZ_LIB_OBJS)
 $(B)/fuzz/fuzz_oci: $(B)/fuzz/tests/fuzz/fuzz_oci.o $(FUZZ_OCI_OBJS) \
 		$(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -o $@
+$(B)/fuzz/fuzz_record: $(B)/fuzz/tests/fuzz/fuzz_record.o $(FUZZ_REC_OBJS) \
+		$(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -ldl -o $@
+# fuzz_dns: polexec's resolver, its answer, resolv.conf and hosts readers.
+$(B)/fuzz/tests/fuzz/fuzz_dns.o: FUZZ_CFLAGS += -Istub
+$(B)/fuzz/fuzz_dns: $(B)/fuzz/tests/fuzz/fuzz_dns.o $(B)/fuzz/stub/resolve.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@
 $(B)/fuzz/tests/fuzz/fuzz_stub.o: FUZZ_CFLAGS += -Istub
 $(B)/fuzz/fuzz_stub: $(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer \
@@ -97,7 +115,7 @@ FUZZ_SEEDS_CMD = mkdir -p tests/fuzz/corpus-polbin; \
 # net none/filtered ones of tests/fuzz/corpus-stub-policy/. Generated the
 # same way into tests/fuzz/corpus-stub/ (*.polbin, not committed); the
 # minimized corpus kept there (files named by their SHA-1) is.
-FUZZ_STUB_SEED_POLICIES := $(wildcard examples/*.pol tests/leak/*.pol \
+FUZZ_STUB_SEED_POLICIES := $(wildcard examples/*.pol tests/leak/*.pol tests/observe/*.pol \
 	tests/fuzz/corpus-stub-policy/*.pol) $(FUZZ_SEED_POLICIES)
 FUZZ_STUB_SEEDS_CMD = mkdir -p tests/fuzz/corpus-stub; \
 	if [ -x $(B)/polc ]; then \
@@ -130,9 +148,10 @@ fuzz-build: $(FUZZ_BINS)
 
 # Every file once, each harness over its own inputs: the seeds, the broken
 # policies, and the saved findings
-# (tests/fuzz/crashes/{policy,polbin,stub,oci}-*). fuzz_oci's seeds are
-# tests/fuzz/corpus-oci/ (small profiles, and what fuzzing kept) and
-# bench/profiles/.
+# (tests/fuzz/crashes/{policy,polbin,stub,oci,record,dns}-*). fuzz_oci's seeds
+# are tests/fuzz/corpus-oci/ (small profiles, and what fuzzing kept) and
+# bench/profiles/; fuzz_record's, tests/fuzz/corpus-record/ (records of
+# the observe suite, and hostile hand-made ones).
 # libFuzzer stops at the first failing input, so the run restarts after it
 # until every input ran; each failure is one line, then a summary.
 FUZZ_REPLAY_FN = replay() { \
@@ -170,6 +189,14 @@ fuzz-replay: $(FUZZ_BINS)
 	    $$(find tests/fuzz/corpus-oci bench/profiles tests/fuzz/crashes \
 	        -type f \( -path '*/corpus-oci/*' -o -name '*.json' \
 	        -o -name 'oci-*' \) 2>/dev/null | sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_dns $(B)/fuzz/replay-dns.log \
+	    $$(find tests/fuzz/corpus-dns tests/fuzz/crashes -type f \
+	        \( -path '*/corpus-dns/*' -o -name 'dns-*' \) \
+	        2>/dev/null | sort) || rc=1; \
+	replay $(B)/fuzz/fuzz_record $(B)/fuzz/replay-record.log \
+	    $$(find tests/fuzz/corpus-record tests/fuzz/crashes -type f \
+	        \( -path '*/corpus-record/*' -o -name 'record-*' \) \
+	        2>/dev/null | sort) || rc=1; \
 	exit $$rc
 
 FUZZ_EXPLORE := -fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 \
@@ -179,7 +206,9 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	@$(FUZZ_SEEDS_CMD)
 	@$(FUZZ_STUB_SEEDS_CMD)
 	@mkdir -p $(B)/fuzz/work-policy $(B)/fuzz/work-polbin \
-	    $(B)/fuzz/work-stub $(B)/fuzz/work-oci $(B)/fuzz/findings
+	    $(B)/fuzz/work-stub $(B)/fuzz/work-oci $(B)/fuzz/work-record \
+	    $(B)/fuzz/work-dns \
+	    $(B)/fuzz/findings
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_policy $(FUZZ_OPTS) \
 	    $(FUZZ_EXPLORE) -dict=$(B)/fuzz/policy.dict \
 	    -artifact_prefix=$(B)/fuzz/findings/policy- \
@@ -199,6 +228,15 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    -artifact_prefix=$(B)/fuzz/findings/oci- \
 	    $(B)/fuzz/work-oci tests/fuzz/corpus-oci bench/profiles \
 	    >$(B)/fuzz/fuzz-oci.log 2>&1
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_record $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -dict=tests/fuzz/record.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/record- \
+	    $(B)/fuzz/work-record tests/fuzz/corpus-record \
+	    >$(B)/fuzz/fuzz-record.log 2>&1
+	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_dns $(FUZZ_OPTS) \
+	    $(FUZZ_EXPLORE) -artifact_prefix=$(B)/fuzz/findings/dns- \
+	    $(B)/fuzz/work-dns tests/fuzz/corpus-dns \
+	    >$(B)/fuzz/fuzz-dns.log 2>&1
 	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \
 	    $(B)/fuzz/fuzz-stub.log $(B)/fuzz/fuzz-oci.log
 	@n=$$(ls $(B)/fuzz/findings | wc -l); \

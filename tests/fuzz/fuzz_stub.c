@@ -115,6 +115,12 @@ const char *die_child_failure(void)
 	return NULL;
 }
 
+/* supervise.c's child notes why it failed; there is no child here. */
+void die_child_note(const char *msg)
+{
+	(void)msg;
+}
+
 _Noreturn void die_child_said(void)
 {
 	snprintf(refusal, sizeof(refusal), "a child failed");

@@ -112,8 +112,9 @@ setup_outer() {
 		ip -6 route get 2001:db8::1 | grep -q "via $H1_6 dev nv1 " ||
 		{ say "$NETLAB_SUITE: the outer namespace's routes are not the suite's"; return 1; }
 
-	# Names: the suite's own hosts file and a resolver that is h1 (no DNS
-	# server there), over the real ones, in this mount namespace only.
+	# Names: the suite's own hosts file and a resolver that is h1 (its
+	# netserve answers the suite's DNS zone: tests/net/progs/netserve.c),
+	# over the real ones, in this mount namespace only.
 	{
 		echo "127.0.0.1 localhost"
 		echo "::1 localhost"
@@ -128,7 +129,7 @@ setup_outer() {
 		mount --bind "$SHARED/resolv.conf" /etc/resolv.conf || return 1
 
 	start_server "$HOLDER_1" :: h1 tcp:8080 tcp:80 tcp:443 udp:5353 \
-		udp:5354 &&
+		udp:5354 dns:53 &&
 		start_server "$HOLDER_2" :: h2 tcp:8080 tcp:80 udp:5353 &&
 		start_server "$HOLDER_3" :: h3 tcp:8080 tcp:80 &&
 		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO || return 1

@@ -361,7 +361,11 @@ t_filtered_pinned_names() {
 		blocked "other.test's address" "tcp $H2 8080" &&
 		blocked "svc.test, another port" "tcp svc.test 80" &&
 		expect_filtered_record &&
-		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" || return 1
+		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" &&
+		expect "denials name the pinned host" \
+			"$(rec '[.denials[] | select(.layer == "net") | .destination + "=" + (.host // "-")] | sort | join(" ")')" \
+			"$(printf '%s\n' "$H1:80/tcp=svc.test" "$H2:8080/tcp=-" | sort | tr '\n' ' ' | sed 's/ $//')" ||
+		return 1
 	boxsh "$ART/names.polbin" -- /bin/sh -c \
 		'cat /etc/hosts; echo ---; cat /etc/resolv.conf 2>/dev/null' ||
 		return 1
@@ -420,6 +424,38 @@ t_filtered_pinned_names_in_view_files() {
 	expect_match "the box reads its hosts file (file grants)" "$OUT" \
 		"^${H1}[[:space:]]+svc\.test" &&
 		expect_match "cat succeeded (file grants)" "$OUT" '^rc=0$'
+}
+
+# Names the hosts file does not list: polexec's own resolver asks h1's
+# DNS (netlab.sh), pins A and AAAA answers alike, and the box reaches
+# them by name; a name that does not exist, a server failure and a server
+# that never answers are refusals naming why, and the command never runs.
+t_filtered_dns_names() {
+	boxp "$ART/dns.polbin" -- "tcp dns.test 8080" "tcp multi.test 80" \
+		"tcp $H3 80" "tcp v6only.test 8080" "tcp $H2 80" || return 1
+	reached "dns.test:8080" "tcp dns.test 8080" "h1:8080/tcp" &&
+		reached "multi.test's second address" "tcp $H3 80" \
+			"h3:80/tcp" &&
+		reached "v6only.test (AAAA)" "tcp v6only.test 8080" \
+			"h1:8080/tcp" &&
+		blocked "h2, in no answer" "tcp $H2 80" &&
+		expect "pinned from DNS" \
+			"$(rec '[.layers.net.pinned[] | .entry + "=" + (.addresses | sort | join(","))] | join(" ")')" \
+			"dns.test=$H1,$H1_6 multi.test=$H1,$H3 v6only.test=$H1_6" ||
+		return 1
+	for bad in "nx.test:no such name" "fail.test:SERVFAIL" \
+		"slow.test:no name server answered"; do
+		name=${bad%%:*}
+		rm -f "$T/canary"
+		OUT=$("$POLEXEC" --var API="$name" "$ART/var.polbin" -- \
+			/bin/sh -c "echo ran >'$T/canary'" 2>"$T/stderr")
+		RC=$?
+		expect "$name: exit" "$RC" 125 &&
+			expect_match "$name: says why" "$(cat "$T/stderr")" \
+				"resolve $name: .*${bad#*:}" &&
+			expect_absent "$name: the command never ran" \
+				"$T/canary" || return 1
+	done
 }
 
 t_filtered_variable_entry() {
@@ -528,7 +564,26 @@ t_filtered_loopback_port() {
 		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
 		reached "h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
 		blocked "h1:80" "tcp $H1 80" &&
-		expect_filtered_record
+		expect_filtered_record &&
+		expect "the refused loopback port is a denial" \
+			"$(rec '[.denials[] | select(.layer == "net" and .action == "refused") | .destination] | join(" ")')" \
+			"127.0.0.1:$LO_NO/tcp" &&
+		expect "the blocked host too" \
+			"$(rec '[.denials[] | select(.layer == "net" and .action == "blocked") | .destination] | join(" ")')" \
+			"$H1:80/tcp" || return 1
+	# twin: a box's own server on its loopback is not a refusal, nor is
+	# the reset that ends a connection it accepted (the probe starts
+	# once the server says it listens: a probe before would be refused)
+	boxsh "$ART/filtered-lo.polbin" -- /bin/sh -c \
+		"'$BIN/netserve' 127.0.0.1 3 box tcp:$LO_NO >ready & i=0
+		 while [ \$i -lt 200 ] && ! grep -q ready ready; do
+			sleep 0.05; i=\$((i + 1)); done
+		 '$BIN/netprobe' tcp 127.0.0.1 $LO_NO; kill \$!" ||
+		return 1
+	expect "the box's own loopback server" "$OUT" \
+		"tcp 127.0.0.1 $LO_NO: box:$LO_NO/tcp" &&
+		expect "no refusal recorded" \
+			"$(rec '[.denials[] | select(.action == "refused")] | length')" 0
 }
 
 # polexec leaves no pasta behind: after a box exits, after it fails, and
@@ -613,6 +668,7 @@ t_filtered_pinned_names
 t_filtered_pinned_names_in_view
 t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry
+t_filtered_dns_names
 t_filtered_sockets_refused
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta

@@ -45,7 +45,7 @@ uint64_t dgen_next(uint64_t *s);
 #define DM_MAX_SETS  80
 #define DM_MAX_ELEMS 4096
 #define DM_MAX_RULES 160
-#define DM_MAX_EXPRS 12
+#define DM_MAX_EXPRS 16
 #define DM_MAX_ENV   64
 #define DM_PATH	     256
 #define DM_NAME	     256

@@ -401,6 +401,46 @@ static void test_artifact_revalidation(void **state)
 	load_expect(buf, len, PROVE_EINVAL, mismatch);
 	buf = artifact(p, NULL, 0, 0, POLBIN_SEC_SECCOMP, &len);
 	load_expect(buf, len, PROVE_EINVAL, mismatch);
+	/* The run record's programs are re-derived too: none, marked
+	 * critical, or q's (whose NOTIFY would let ptrace through) under
+	 * p's decision program. */
+	buf = artifact(p, NULL, POLBIN_SEC_OBSERVE, 0, 0, &len);
+	load_expect(buf, len, PROVE_EINVAL, mismatch);
+	buf = artifact(p, NULL, 0, 0, POLBIN_SEC_OBSERVE, &len);
+	load_expect(buf, len, PROVE_EINVAL, mismatch);
+	{
+		struct polbin_writer *w =
+		    polbin_writer_create(AUDIT_ARCH_X86_64);
+		struct compiled cp, cq;
+		uint8_t *ir = NULL;
+		size_t irlen;
+		char err[256];
+
+		assert_int_equal(ir_serialize(p, &ir, &irlen), IR_OK);
+		assert_int_equal(polbin_writer_add(w, POLBIN_SEC_IR,
+						   POLBIN_F_CRITICAL, ir,
+						   irlen),
+				 0);
+		assert_int_equal(backends_compile(p, &cp, err, sizeof(err)), 0);
+		assert_int_equal(backends_compile(q, &cq, err, sizeof(err)), 0);
+		for (size_t i = 0; i < cp.n; i++) {
+			const struct compiled_section *c =
+			    cp.sec[i].type == POLBIN_SEC_OBSERVE
+				? backends_find(&cq, POLBIN_SEC_OBSERVE)
+				: &cp.sec[i];
+
+			assert_non_null(c);
+			assert_int_equal(polbin_writer_add(w, c->type, c->flags,
+							   c->data, c->len),
+					 0);
+		}
+		assert_int_equal(polbin_writer_finish(w, &buf, &len), 0);
+		backends_free(&cp);
+		backends_free(&cq);
+		polbin_writer_destroy(&w);
+		free(ir);
+		load_expect(buf, len, PROVE_EINVAL, mismatch);
+	}
 	/* No IR at all. */
 	{
 		struct polbin_writer *w =

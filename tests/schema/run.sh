@@ -67,6 +67,17 @@ run landlock 'policy "ll" {
   }
   limits { nofile 64  cpu 10s  memory 256MiB  pids 64  wall 1m }
 }' --var WS="$T/ws" "$T/landlock.polbin" -- /usr/bin/true
+# denials and side effects (docs/OBSERVE.md): an errno rule the box hits,
+# and destructive calls in and out of the workspace
+run observed 'policy "obs" {
+  fs {
+    rx /usr
+    rw ${WS}
+    observe destructive workspace ${WS}
+  }
+  syscalls default allow { errno(EACCES) mkdir }
+}' --var WS="$T/ws" "$T/observed.polbin" -- /bin/sh -c \
+	"echo x >$T/ws/f; mv $T/ws/f $T/ws/g; rm $T/ws/g; mkdir $T/ws/d"
 "$POLEXEC" --record "$T/good/run-record.refused.json" "$T/missing.polbin" \
 	-- /bin/true 2>/dev/null
 # --require-enforced with a degraded layer: refused after the layers were
@@ -92,13 +103,18 @@ printf 'policy "b" {\n  syscalls default errno(EACCES) { allow read }\n}\n' \
 jqt() { jq -r "$2" "$T/good/$1.json" 2>/dev/null; }
 expect "exited" "$(jqt run-record.exited .outcome)" exited && ok || bad exited
 expect "status" "$(jqt run-record.status .exit_status)" 3 && ok || bad status
-expect "signaled" "$(jqt run-record.signaled .signal_name)" SIGSYS && ok ||
+expect "signaled" "$(jqt run-record.signaled .signal_name)" SIGKILL && ok ||
 	bad signaled
 expect "landlock rules" "$(jqt run-record.landlock '.layers.landlock.rules | length')" 3 &&
 	expect "limits" "$(jqt run-record.landlock '.limits.nofile.max')" 64 && ok ||
 	bad landlock
 expect "refused" "$(jqt run-record.refused .outcome)" refused && ok ||
 	bad refused
+expect "observed denial" "$(jqt run-record.observed '.denials[0].syscall')" \
+	mkdir &&
+	expect "observed side effects" \
+		"$(jqt run-record.observed '[.side_effects[].syscall] | join(" ")')" \
+		"openat renameat2 unlinkat" && ok || bad observed
 expect "exceeds" "$(jqt check.exceeds .verdict)" exceeds && ok || bad exceeds
 expect "within" "$(jqt check.within .verdict)" within && ok || bad within
 expect "notes" "$(jqt check.note '.notes | length > 0')" true && ok ||
@@ -138,6 +154,15 @@ broken_text() {
 	nbroken=$((nbroken + 1))
 }
 
+O=run-record.observed
+broken mode-unknown $O '.mode = "learning"' 'at /mode'
+broken denial-layer-unknown $O '.denials[0].layer = "view"' 'at /denials/0/layer'
+broken denial-no-rule $O 'del(.denials[0].rule)' "'rule' is a required property"
+broken denial-args-short $O '.denials[0].args |= .[1:]' 'at /denials/0/args'
+broken denial-count-zero $O '.denials[0].count = 0' 'at /denials/0/count'
+broken side-path-in-clear $O '.side_effects[0].path = "/etc/passwd"' 'at /side_effects/0/path'
+broken side-no-time $O 'del(.side_effects[0].ms)' "'ms' is a required property"
+broken observation-seccomp $O '.observation.seccomp = "on"' 'at /observation/seccomp'
 R=run-record.exited
 broken tier-unknown $R '.layers.seccomp.tier = "partial"' 'at /layers/seccomp/tier'
 broken tier-degraded-no-reason $R '.layers.limits.tier = "degraded()"' 'at /layers/limits/tier'

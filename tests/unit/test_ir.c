@@ -106,6 +106,10 @@ static void test_equivalent_policies(void **state)
 	    {"policy \"p\" { env { secret K from file /k } }",
 	     "policy \"p\" { env { secret K from file /k to "
 	     "/run/secrets/K } }"},
+	    /* observe's default workspace is ${WORKSPACE}. */
+	    {"policy \"p\" { fs { observe destructive } }",
+	     "policy \"p\" { fs { observe destructive workspace "
+	     "${WORKSPACE}/ } }"},
 	    /* Every default written out (ir.h): stated and left out are one
 	     * IR (test_defaults_written_out below). */
 	    {"policy \"p\" { limits { wall 1m } }",
@@ -183,6 +187,10 @@ static void test_different_policies(void **state)
 	     "policy \"p\" { fs { allow read_file read_dir on /usr } }"},
 	    {"policy \"p\" { user 65534 }", "policy \"p\" { user 65534:0 }"},
 	    {"policy \"p\" { fs { } }", "policy \"p\" { user 0 }"},
+	    {"policy \"p\" { fs { ro /usr } }",
+	     "policy \"p\" { fs { ro /usr; observe destructive } }"},
+	    {"policy \"p\" { fs { observe destructive } }",
+	     "policy \"p\" { fs { observe destructive workspace /w } }"},
 	};
 	size_t i;
 
@@ -198,7 +206,7 @@ static const char *full_policy =
     "  user 1000:100\n"
     "  fs best_effort { ro /usr; rw ${WORKSPACE} /srv; allow execute on "
     "follow /usr/bin; tmpfs /tmp 1MiB exec; dev; proc /proc; socket "
-    "/run/s }\n"
+    "/run/s; observe destructive workspace ${WS}/src }\n"
     "  net filtered { allow api.example.com:443 [2001:db8::]:8000-8100 "
     "10.0.0.0/16 udp; deny 10.0.1.0/24:53; loopback 8080 }\n"
     "  syscalls default errno(EPERM) { badarch kill_thread\n"
@@ -237,6 +245,8 @@ static void test_codec_round_trip(void **state)
 			assert_int_equal(q->fs.rules[i].size, 1u << 20);
 			assert_int_equal(q->fs.rules[i].rights, IR_FS_RWX);
 		}
+	assert_int_equal(q->fs.observe, IR_OBSERVE_DESTRUCTIVE);
+	assert_string_equal(q->fs.workspace, "${WS}/src");
 	ir_policy_destroy(&p);
 	ir_policy_destroy(&q);
 	free(a);

@@ -480,10 +480,10 @@ static size_t check_policy(const struct ir_policy *p)
 	assert_memory_equal(d, d2, len);
 	decode(d, len, &x);
 	assert_int_equal(x.nrt, 2 * nft_runtime_count(p));
-	assert_int_equal(x.nset, 6 + x.nrt);
-	/* 10 + 2 per runtime entry in output; in blocked 4 evidence rules,
-	 * 2 rejects, the drop */
-	assert_int_equal(x.nrule, 17 + x.nrt);
+	assert_int_equal(x.nset, 8 + x.nrt);
+	/* 12 + 2 per runtime entry in output (2 of them the loopback's
+	 * refusals); in blocked 4 evidence rules, 2 rejects, the drop */
+	assert_int_equal(x.nrule, 19 + x.nrt);
 	check_disjoint(&x.s[0], 4);
 	check_disjoint(&x.s[1], 6);
 	check_disjoint(&x.s[2], 4);

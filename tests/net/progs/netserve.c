@@ -5,9 +5,10 @@
 //   netserve ADDR SECONDS NAME SPEC...
 //
 // ADDR is an IPv4 or IPv6 address to bind ("::" also takes IPv4). Each SPEC
-// is tcp:PORT or udp:PORT. Every TCP connection gets one line
+// is tcp:PORT, udp:PORT or dns:PORT. Every TCP connection gets one line
 // "NAME:PORT/tcp\n" and is closed; every UDP datagram is answered with
-// "NAME:PORT/udp\n". Prints "ready" once every socket listens, and exits 0
+// "NAME:PORT/udp\n"; a DNS query (dns:) gets the answer of the suite's
+// zone below. Prints "ready" once every socket listens, and exits 0
 // by itself after SECONDS seconds (alarm), so a test that dies leaves no
 // server running for long.
 #include <arpa/inet.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -25,9 +27,79 @@
 
 struct lsock {
 	int fd;
-	int udp;
+	int udp; /* 1 udp, 2 dns */
 	unsigned port;
 };
+
+/*
+ * The net suite's DNS zone (tests/net/run.sh, t_filtered_dns_*): names the
+ * hosts file does not list. fail.test answers SERVFAIL, slow.test never
+ * answers, any other name NXDOMAIN.
+ */
+static const struct {
+	const char *name;
+	int type; /* 1 A, 28 AAAA */
+	const char *addr;
+} zone[] = {
+    {"dns.test", 1, "10.77.1.2"},     {"dns.test", 28, "fd77:1::2"},
+    {"multi.test", 1, "10.77.1.2"},   {"multi.test", 1, "10.77.3.2"},
+    {"v6only.test", 28, "fd77:1::2"},
+};
+
+/* The answer to the query q (n bytes) into a; its length, 0: none. */
+static size_t dns_answer(const unsigned char *q, size_t n, unsigned char *a,
+			 size_t cap)
+{
+	char name[256];
+	size_t p = 12, k = 0, len;
+	unsigned type, i, count = 0, rcode = 3;
+
+	if (n < 17 || (q[2] & 0x80))
+		return 0;
+	while (p < n && q[p] && q[p] < 64 && p + 1 + q[p] < n) {
+		if (k)
+			name[k++] = '.';
+		memcpy(name + k, q + p + 1, q[p]);
+		k += q[p];
+		p += 1u + q[p];
+		if (k > 200)
+			return 0;
+	}
+	if (p + 5 > n || q[p])
+		return 0;
+	name[k] = '\0';
+	type = (unsigned)(q[p + 1] << 8 | q[p + 2]);
+	len = p + 5; /* header and question */
+	if (!strcmp(name, "slow.test") || len > cap)
+		return 0;
+	memcpy(a, q, len);
+	a[7] = 0;
+	memset(a + 8, 0, 4); /* no authority, no additional */
+	rcode = !strcmp(name, "fail.test") ? 2 : 3;
+	for (i = 0; i < sizeof(zone) / sizeof(zone[0]); i++) {
+		unsigned char addr[16];
+		size_t al = zone[i].type == 1 ? 4 : 16;
+
+		if (strcasecmp(zone[i].name, name))
+			continue;
+		rcode = 0; /* the name exists */
+		if ((unsigned)zone[i].type != type || len + 12 + al > cap)
+			continue;
+		inet_pton(al == 4 ? AF_INET : AF_INET6, zone[i].addr, addr);
+		memcpy(a + len, "\xc0\x0c", 2);
+		a[len + 2] = 0;
+		a[len + 3] = (unsigned char)type;
+		memcpy(a + len + 4, "\0\x01\0\0\0\x3c\0", 7);
+		a[len + 11] = (unsigned char)al;
+		memcpy(a + len + 12, addr, al);
+		len += 12 + al;
+		count++;
+	}
+	a[2] = 0x81; /* an answer, recursion desired */
+	a[3] = (unsigned char)(0x80 | rcode);
+	a[7] = (unsigned char)count;
+	return len;
+}
 
 static void on_alarm(int sig)
 {
@@ -64,6 +136,8 @@ static int open_one(const char *addr, const char *spec, struct lsock *ls)
 		udp = 0;
 	else if (strncmp(spec, "udp:", 4) == 0)
 		udp = 1;
+	else if (strncmp(spec, "dns:", 4) == 0)
+		udp = 2;
 	else
 		return -1;
 	char *end;
@@ -96,7 +170,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 5) {
 		fprintf(stderr, "usage: netserve ADDR SECONDS NAME "
-				"tcp:PORT|udp:PORT...\n");
+				"tcp:PORT|udp:PORT|dns:PORT...\n");
 		return 2;
 	}
 	const char *addr = argv[1];
@@ -145,7 +219,17 @@ int main(int argc, char **argv)
 				ssize_t r = recvfrom(
 				    ls[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
 				    (struct sockaddr *)&from, &flen);
-				if (r >= 0)
+				unsigned char ans[512];
+				size_t alen =
+				    r > 0 && ls[i].udp == 2
+					? dns_answer((unsigned char *)buf,
+						     (size_t)r, ans,
+						     sizeof(ans))
+					: 0;
+				if (alen)
+					sendto(ls[i].fd, ans, alen, 0,
+					       (struct sockaddr *)&from, flen);
+				else if (r >= 0 && ls[i].udp == 1)
 					sendto(ls[i].fd, msg, (size_t)mlen, 0,
 					       (struct sockaddr *)&from, flen);
 			} else {
