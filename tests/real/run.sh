@@ -95,8 +95,7 @@ rec() { jq -r "$1" "$T/rec.json" 2>/dev/null; }
 
 # ran_clean DESC [MODE]: the box exited 0 and its record says so; every
 # layer enforced (net in MODE, default none), nothing blocked, and no
-# denial. A denial polexec cannot see (a record without "denials") is
-# caught by the policies' default, which kills: the exit status.
+# denial.
 ran_clean() {
 	rc_mode=${2:-none}
 	expect "$1: exit" "$RC" 0 &&
@@ -108,13 +107,24 @@ ran_clean() {
 		expect "$1: net" "$(rec .layers.net.tier)/$(rec .layers.net.mode)" \
 			"enforced/$rc_mode" &&
 		expect "$1: blocked" "$(rec '.layers.net.blocked // [] | length')" 0 &&
-		no_denial "$1"
+		denials_are "$1" ""
 }
 
-# no_denial DESC: the record lists no denial.
-no_denial() {
-	nd=$(rec '.denials // [] | map(tostring) | .[]')
-	expect "$1: denials" "$nd" ""
+# denials_are DESC EXPECTED: polexec observed the box's seccomp denials
+# (docs/OBSERVE.md: each errno and kill_process answer is recorded), and
+# the record's denials, one line each, in the order first seen, are
+# EXPECTED: "seccomp CALL ACTION BY" or "net DESTINATION ACTION". None was
+# dropped. Landlock's denials are the audit log's (off here, or root's
+# only); with a view, a path outside the grants is not there (ENOENT) and
+# no layer denies it: a test sees those in what the program did.
+denials_are() {
+	expect "$1: seccomp observed" "$(rec .observation.seccomp)" notified &&
+		expect "$1: denials" "$(rec '.denials |
+			if type == "array" then .[] |
+				if .layer == "net" then "net \(.destination) \(.action)"
+				else "\(.layer) \(.call) \(.action) \(.by)" end
+			else "(no denials array)" end')" "$2" &&
+		expect "$1: denials dropped" "$(rec .denials_dropped)" 0
 }
 
 # outside CMD...: CMD here, outside any box, in the workspace: OUT_REF.
@@ -313,7 +323,8 @@ t_curl_allowed_and_refused() {
 	expect "h2: curl's exit (could not connect)" "$RC" 7 &&
 		expect "h2: nothing printed" "$OUT" "" &&
 		expect "h2: the record's blocked destination" \
-			"$(rec '.layers.net.blocked[]?')" "$H2:$PORT_WEB/tcp"
+			"$(rec '.layers.net.blocked[]?')" "$H2:$PORT_WEB/tcp" &&
+		denials_are "h2" "net $H2:$PORT_WEB/tcp blocked"
 }
 
 # --- gcc, clang, make --------------------------------------------------------
@@ -407,7 +418,7 @@ EOF
 			enforced/filtered &&
 		expect "blocked" "$(rec '.layers.net.blocked[]?')" "$H2:443/tcp" &&
 		expect "secrets" "$(rec '.secrets | join(",")')" ANTHROPIC_API_KEY &&
-		no_denial "agent" &&
+		denials_are "agent" "net $H2:443/tcp blocked" &&
 		expect_nomatch "the key in no record" "$(cat "$T/rec.json")" \
 			"sk-test-$$"
 }
@@ -428,8 +439,10 @@ t_example_ci() {
 		expect "tests ran" "$OUT" "tests passed" || return 1
 	# twin: the source is read-only in the box
 	rbox ex-ci --var SRC="$T/src" -- /bin/sh -c "echo x >'$T/src/proj/f'"
+	# (a read-only mount of the view: the kernel's EROFS, no layer's denial)
 	expect "source: write refused" "$RC" 2 &&
 		expect_match "source: read-only" "$ERR" 'Read-only file system' &&
+		denials_are "source" "" &&
 		expect_absent "source: nothing written" "$T/src/proj/f"
 }
 
@@ -469,6 +482,8 @@ try:
 except OSError as e:
     print(e.strerror)'
 	expect "twins" "$OUT" "$(printf 'Read-only file system\nRead-only file system\nOperation not permitted')" &&
+		denials_are "twins" \
+			"seccomp socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, 0) errno(EPERM) default" &&
 		expect "data unchanged" "$(wc -l <"$T/data/t.csv")" 4
 }
 
