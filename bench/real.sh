@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # Real workloads (issue 13) bare, under polexec with their preset, and
-# under bubblewrap with the same view; one run, ROUNDS rounds (default 7),
-# medians, ratios to bare, peak RSS (/usr/bin/time -v). The workloads are
-# tests/real's, larger:
+# under bubblewrap with the same view; one run, ROUNDS rounds (default 11),
+# medians (and minimums), ratios to bare, peak RSS (/usr/bin/time -v). The
+# workloads are tests/real's, larger:
 #
 #   shell   find | sort | head | xargs cat | sed | awk, tar czf, xargs wc
 #           over 2,000 files (tests/real/shell.pol: std/shell)
@@ -16,6 +16,8 @@
 #           (cc.pol: std/cc)
 #   node    fs (500 files written, renamed, read) and child_process
 #           (node.pol: std/npm)
+#   start   /bin/true under shell's policy: what a box costs to set up
+#           and take down
 #   curl    200 requests to a web server on loopback, a connection each
 #           (HTTP/1.0), and curl-ka: 50 requests on one connection
 #           (HTTP/1.1 keep-alive); std/curl, `net none { loopback PORT }`:
@@ -41,7 +43,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 B=${B:-build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
-ROUNDS=${ROUNDS:-7}
+ROUNDS=${ROUNDS:-11}
 PORT=39451
 POLC=$B/polc
 POLEXEC=$B/polexec
@@ -79,8 +81,8 @@ SERVER=
 # shellcheck disable=SC2086 # pids
 trap '[ -z "$SERVER" ] || kill $SERVER 2>/dev/null; rm -rf "$W"' EXIT
 FX=$W/fx
-mkdir -p "$FX/shell/src" "$FX/python" "$FX/git" "$FX/cc" "$FX/node" \
-	"$FX/curl" "$W/www" "$W/art"
+mkdir -p "$FX/start" "$FX/shell/src" "$FX/python" "$FX/git" "$FX/cc" \
+	"$FX/node" "$FX/curl" "$W/www" "$W/art"
 
 # --- the fixtures: each workload's workspace and command ----------------------
 
@@ -245,6 +247,7 @@ bwrap_view() {
 		printf '%s\t%s\n' "$n" "$(bwrap_view "$W/art/$n.polbin" $net)"
 	done
 	printf 'curl-ka\t%s\n' "$(bwrap_view "$W/art/curl.polbin" shared)"
+	printf 'start\t%s\n' "$(bwrap_view "$W/art/shell.polbin" none)"
 } >"$W/views"
 
 python3 - "$W" "$ROUNDS" "$POLEXEC" "$OUT/real.txt" \
@@ -255,6 +258,7 @@ sh_cmd, git_cmd, cc_cmd, curl_cmd, curl_ka_cmd = sys.argv[5:10]
 ws = w + "/ws"
 views = dict(l.rstrip("\n").split("\t", 1) for l in open(w + "/views"))
 cmds = {
+    "start": ["/bin/true"],
     "shell": ["/bin/sh", "-c", sh_cmd],
     "python": ["/usr/bin/python3", "mods.py"],
     "git": ["/bin/sh", "-c", git_cmd],
@@ -263,9 +267,11 @@ cmds = {
     "curl": ["/bin/sh", "-c", curl_cmd],
     "curl-ka": ["/bin/sh", "-c", curl_ka_cmd],
 }
-# the policy and workspace of each (curl-ka: curl's)
+# the policy of each (curl-ka: curl's, start: shell's), and its workspace
+# (fx/NAME, or its policy's)
 art = {n: n for n in cmds}
 art["curl-ka"] = "curl"
+art["start"] = "shell"
 # the box's environment, as the policies set it (polexec itself runs in
 # the caller's: the box's HOME is the policy's)
 env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": ws, "LANG": "C.UTF-8"}
@@ -294,7 +300,9 @@ def peak(path):
 # box. polexec reaps its box, so its outer figure is the box's peak.
 def run(way, name):
     shutil.rmtree(ws, ignore_errors=True)
-    shutil.copytree(f"{w}/fx/{art[name]}", ws, symlinks=True)
+    fx = f"{w}/fx/{name}"
+    shutil.copytree(fx if os.path.isdir(fx) else f"{w}/fx/{art[name]}", ws,
+                    symlinks=True)
     os.chmod(ws, 0o755)
     inner = ["/usr/bin/time", "-v", "-o", ws + "/.rss"] + cmds[name]
     t0 = time.perf_counter_ns()
@@ -325,12 +333,16 @@ for r in range(rounds + 1):
 med = {k: statistics.median(v) for k, v in t.items()}
 mrss = {k: statistics.median(r[0] for r in v) for k, v in rss.items()}
 orss = {k: statistics.median(r[1] for r in v) for k, v in rss.items()}
-lines = [f"{rounds} rounds, medians: wall time in ms, ratios and differences to bare",
+low = {k: min(v) for k, v in t.items()}
+lines = [f"{rounds} rounds, medians (minimums): wall time in ms; ratios and "
+         "differences of the medians to bare",
          "| workload | bare | polexec | bwrap | polexec/bare | bwrap/bare | polexec - bare | bwrap - bare |",
          "|---|---|---|---|---|---|---|---|"]
 for n in cmds:
     b, p, q = med[n, "bare"], med[n, "polexec"], med[n, "bwrap"]
-    lines.append(f"| {n} | {b:.1f} | {p:.1f} | {q:.1f} | {p / b:.3f}x | "
+    lines.append(f"| {n} | {b:.1f} ({low[n, 'bare']:.1f}) | "
+                 f"{p:.1f} ({low[n, 'polexec']:.1f}) | "
+                 f"{q:.1f} ({low[n, 'bwrap']:.1f}) | {p / b:.3f}x | "
                  f"{q / b:.3f}x | {p - b:+.1f} | {q - b:+.1f} |")
 lines += ["", "peak RSS in KiB, medians: the workload's (time -v inside), "
           "and the way's tree (time -v outside; bwrap: bwrap's own)",
