@@ -19,10 +19,11 @@
 # packet can reach a real address even when the code under test is wrong.
 # No `ip netns` names are made (nothing under /run/netns). /etc/hosts and
 # /etc/resolv.conf are bind-mounted over, in the outer mount namespace only.
-# Servers (netserve) exit by themselves after NET_SERVER_SECS (default 300)
-# and are killed at the end; probes time out after 1.5 s (5 s at most per
-# probe). The script is pid 1 of its own pid namespace, so when it ends
-# the kernel kills whatever it started.
+# Servers (netserve; dnsmasq, h3's DNS server: setup_dns) exit by
+# themselves after NET_SERVER_SECS (default 300) and are killed at the
+# end; probes time out after 1.5 s (5 s at most per probe). The script
+# is pid 1 of its own pid namespace, so when it ends the kernel kills
+# whatever it started.
 #
 # Needs root (CI runs `make check` as root): as another user it says so
 # and fails. When namespaces cannot be made, it fails; it never skips.
