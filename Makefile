@@ -132,11 +132,14 @@ uninstall-apparmor:
 	    "'apparmor_parser -R FILE' with a copy of the file"
 
 # Debian packages the build and the suites need; installed only if missing.
+# dnsmasq-base is the egress suite's DNS server (the binary alone: the
+# dnsmasq package would also start a resolver of the machine's own).
 DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         libz3-dev libnftnl-dev libmnl-dev musl-tools bubblewrap passt \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
         hyperfine time python3 python3-jsonschema man-db groff-base \
-        libjansson-dev runc busybox-static apparmor nodejs git curl
+        libjansson-dev runc busybox-static apparmor nodejs git curl \
+        dnsmasq-base
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
