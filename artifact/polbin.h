@@ -170,6 +170,61 @@ static inline int polbin_is_hostname(const char *s, size_t len)
 	return 1;
 }
 
+/*
+ * s (len bytes) read as inet_aton reads an IPv4 address: one to four
+ * parts joined by dots, each decimal, octal (a leading 0) or hex (0x),
+ * the last filling the bytes left (127.1 and 2130706433 are 127.0.0.1).
+ * 1 and the address in a, or 0. Such a word passes polbin_is_hostname,
+ * but a libc would take it for that address: polc refuses it as a name
+ * and polexec never looks it up.
+ */
+static inline int polbin_inet_aton(const char *s, size_t len, uint8_t a[4])
+{
+	uint64_t part[4], v;
+	size_t i = 0, n = 0, k;
+
+	for (;;) {
+		unsigned base = 10, d;
+		size_t start;
+
+		if (n == 4 || i == len || s[i] < '0' || s[i] > '9')
+			return 0;
+		if (s[i] == '0')
+			base = 8;
+		if (s[i] == '0' && i + 1 < len && (s[i + 1] | 0x20) == 'x') {
+			base = 16;
+			i += 2;
+		}
+		for (v = 0, start = i; i < len; i++) {
+			char c = s[i], x = (char)(c | 0x20);
+
+			d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+			    : x >= 'a' && x <= 'f' ? (unsigned)(x - 'a' + 10)
+						   : 16;
+			if (d >= base)
+				break;
+			if (v >> 32 == 0) /* saturates past any part's range */
+				v = v * base + d;
+		}
+		if (i == start && base == 16)
+			return 0;
+		part[n++] = v;
+		if (i == len)
+			break;
+		if (s[i++] != '.')
+			return 0;
+	}
+	for (k = 0; k + 1 < n; k++)
+		if (part[k] > 255)
+			return 0;
+	if (part[n - 1] >> (8 * (5 - n)))
+		return 0;
+	for (k = 0; k < 4; k++)
+		a[k] = k + 1 < n ? (uint8_t)part[k]
+				 : (uint8_t)(part[n - 1] >> (8 * (3 - k)));
+	return 1;
+}
+
 /* Little-endian decoding helpers for section readers. */
 static inline uint16_t polbin_le16(const uint8_t *p)
 {

@@ -11,8 +11,16 @@ bench: bench-build
 
 # The network layer's start-up against unshare, bwrap and pasta alone
 # (issue 5), in a throwaway network namespace; needs root.
-bench-net: $(B)/polc $(B)/polexec
+bench-net: $(B)/polc $(B)/polexec $(B)/bench/resolve_time
 	B=$(B) bench/net_startup.sh
+
+# polexec's resolver alone, built as polexec is (musl, static).
+$(B)/bench/resolve_time: bench/resolve_time.c stub/resolve.c stub/resolve.h \
+		artifact/polbin.h $(MUSL_INC)/.stamp
+	@mkdir -p $(dir $@)
+	$(MUSLCC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static -Istub \
+	    -Iartifact -isystem $(MUSL_INC) bench/resolve_time.c \
+	    stub/resolve.c -o $@
 .PHONY: bench-net
 
 # Codegen on a real profile (issue 14): an OCI profile imported, its

@@ -9,6 +9,11 @@
  *             cgroups as a run would; under `limits require` memory or
  *             pids without a cgroup is missing, under best_effort it is
  *             reported degraded
+ *   landlock  the kernel's Landlock ABI against the policy's minimum:
+ *             older is missing under `require`; best_effort runs with
+ *             what the kernel has, degraded without Landlock (landlock.c)
+ *   view      the box's own mount and pid namespaces: root, or a user
+ *             namespace
  *   env       secrets need a mount namespace of the box's own: root, or
  *             a user namespace
  *   net       the box's network namespace (a user namespace when not
@@ -31,6 +36,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -83,6 +89,40 @@ static int check_ns(const char *what, const char *ns, int root_suffices)
 		 ns, boxns_userns_why());
 	line(what, "MISSING", detail);
 	return 1;
+}
+
+static int check_landlock(const struct ll_spec *l)
+{
+	char detail[240];
+	int abi = sys_landlock_create_ruleset(NULL, 0,
+					      LANDLOCK_CREATE_RULESET_VERSION);
+	int require = l->mode == POLBIN_LL_REQUIRE;
+	const char *status = "found";
+
+	if (!l->present)
+		return 0;
+	if (abi < 0) {
+		snprintf(detail, sizeof(detail),
+			 "Landlock is unavailable (%s); the policy asks for "
+			 "ABI >= %u",
+			 strerror(errno), l->abi_min);
+		status = require ? "MISSING" : "degraded";
+	} else if (abi < (int)l->abi_min) {
+		/* best_effort drops only what this ABI lacks (landlock.c) */
+		snprintf(detail, sizeof(detail),
+			 "the kernel's ABI is %d, below the policy's %u%s", abi,
+			 l->abi_min,
+			 require ? " (require)"
+				 : " (best_effort: the record names any "
+				   "right it lacks)");
+		status = require ? "MISSING" : "found";
+	} else {
+		snprintf(detail, sizeof(detail),
+			 "the kernel's ABI is %d; the policy asks for >= %u",
+			 abi, l->abi_min);
+	}
+	line("landlock", status, detail);
+	return status[0] == 'M';
 }
 
 static int check_secrets(const struct policy *p)
@@ -161,6 +201,9 @@ static int check_artifact(const char *path)
 		artifact_decode(path, &policy, policy.buf, policy.len);
 		if (policy.nfilter)
 			missing += check_seccomp();
+		missing += check_landlock(&policy.ll);
+		if (policy.view.present)
+			missing += check_ns("view", "mount and pid", 1);
 		missing += limits_doctor(&policy, hint_v2, line);
 		missing += check_secrets(&policy);
 		missing += check_net(&policy);

@@ -14,16 +14,27 @@ typedef void resolve_add_fn(void *arg, int family, const uint8_t *addr);
 
 /*
  * The addresses of name (a host name, polbin_is_hostname), through add.
- * 0, or -1 with why set to a sentence (static text).
+ * 0, or -1 with why set to a sentence (static, until the next call). A
+ * name that reads as an IP address (polbin_inet_aton) is refused, never
+ * looked up.
  */
 int resolve_host(const char *name, resolve_add_fn *add, void *arg,
 		 const char **why);
 
+/* What resolve_answer finds a message to be, besides its rcode. */
+enum {
+	RESOLVE_NOT_OURS = -1,	/* not an answer to that question */
+	RESOLVE_MALFORMED = -2, /* every length and name is not in order */
+	RESOLVE_TRUNCATED = -3, /* TC: more than the UDP answer holds */
+};
+
 /*
- * One DNS answer, hostile input: 0..15 its rcode when it answers the
- * question q (qlen bytes, as resolve.c encodes it) with id, each A or
- * AAAA record of its answer section to add; -1 when it is malformed, not
- * an answer to that question, or truncated. For the fuzzer too.
+ * One DNS answer m (len bytes), hostile input, to the question q (qlen
+ * bytes after the header, as resolve.c encodes it: name, type A or AAAA,
+ * class IN) with id: its rcode 1..15, or 0 and, through add, the records
+ * of the asked type owned by the question's name or the end of its CNAME
+ * chain in the answer section (given only once all of it is well
+ * formed), or RESOLVE_*. For the fuzzer too.
  */
 int resolve_answer(const uint8_t *m, size_t len, uint16_t id, const uint8_t *q,
 		   size_t qlen, resolve_add_fn *add, void *arg);

@@ -28,6 +28,12 @@ $(B)/tests/unit/test_userns: $(B)/tests/unit/test_userns.o $(B)/stub/userns.o
 	$(CC) $(CFLAGS) $^ -lcmocka -o $@
 $(B)/tests/unit/test_userns.o: CFLAGS += -I.
 
+# stub/resolve.c alone: polexec's resolver without a network.
+$(B)/tests/unit/test_resolve: $(B)/tests/unit/test_resolve.o \
+		$(B)/stub/resolve.o
+	$(CC) $(CFLAGS) $^ -lcmocka -o $@
+$(B)/tests/unit/test_resolve.o: CFLAGS += -I.
+
 $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
 	$(B)/tests/unit/test_nft.o $(B)/tests/unit/test_compose.o: \
 	$(B)/lang/parser.h
@@ -35,7 +41,7 @@ $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
 UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables \
               $(B)/tests/unit/test_nft $(B)/tests/unit/test_compose \
-              $(B)/tests/unit/test_userns
+              $(B)/tests/unit/test_userns $(B)/tests/unit/test_resolve
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
              tests/examples/run.sh tests/fuzz/replay.sh tests/output/run.sh \

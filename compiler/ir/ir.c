@@ -495,6 +495,11 @@ int ir_is_hostname(const char *h)
 	return polbin_is_hostname(h, strlen(h));
 }
 
+int ir_reads_as_ipv4(const char *h, uint8_t a[4])
+{
+	return polbin_inet_aton(h, strlen(h), a);
+}
+
 int ir_is_variable(const char *s)
 {
 	char name[130];

@@ -419,6 +419,9 @@ int ir_is_identifier(const char *s); /* [A-Za-z_][A-Za-z0-9_]{0,127} */
 int ir_is_hostname(const char *s);   /* lower-case DNS name, <= 253 */
 int ir_is_variable(const char *s);   /* exactly ${IDENTIFIER} */
 int ir_has_control(const char *s);   /* C0, DEL, C1, or not UTF-8 */
+/* 1 when h reads as an IPv4 address in one of inet_aton's forms (127.1,
+ * 2130706433, 0x7f.1), the address in a: no host name then. */
+int ir_reads_as_ipv4(const char *h, uint8_t a[4]);
 /* A normalized path: /, ~ or ${NAME} then "/component"..., no empty, "."
  * or ".." component, no trailing slash (but "/" itself), no control. */
 int ir_is_path(const char *s);

@@ -433,6 +433,7 @@ static void get_net(struct rbuf *r, struct ir_net *n)
 	for (i = 0; i < n->nentries && !r->failed; i++) {
 		struct ir_net_entry *e = &n->entries[i];
 		const uint8_t *a;
+		uint8_t a4[4];
 
 		e->verdict = get_u8(r);
 		e->kind = get_u8(r);
@@ -459,7 +460,9 @@ static void get_net(struct rbuf *r, struct ir_net *n)
 		if ((e->kind == IR_ADDR_NAME || e->kind == IR_ADDR_VAR) !=
 		    (e->name != NULL))
 			rfail(r, "address name does not match its kind");
-		else if (e->kind == IR_ADDR_NAME && !ir_is_hostname(e->name))
+		else if (e->kind == IR_ADDR_NAME &&
+			 (!ir_is_hostname(e->name) ||
+			  ir_reads_as_ipv4(e->name, a4)))
 			rfail(r, "bad host name");
 		else if (e->kind == IR_ADDR_VAR && !ir_is_variable(e->name))
 			rfail(r, "bad address variable");

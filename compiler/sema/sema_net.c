@@ -111,12 +111,25 @@ static int parse_entry(struct sema *s, const struct ast_word *w,
 			goto bad;
 		e->kind = IR_ADDR_VAR;
 	} else {
+		uint8_t a[4];
 		size_t i;
 
 		for (i = 0; i < n; i++)
 			addr[i] = (char)tolower((unsigned char)addr[i]);
 		if (!ir_is_hostname(addr))
 			goto bad;
+		if (ir_reads_as_ipv4(addr, a)) {
+			/* a libc would connect to the address, polexec
+			 * would look the name up: refused, never guessed */
+			diag_error(s->d, w->loc,
+				   "'%s' reads as the IPv4 address "
+				   "%u.%u.%u.%u (inet_aton's forms), not as a "
+				   "host name; write %u.%u.%u.%u%s%s",
+				   addr, a[0], a[1], a[2], a[3], a[0], a[1],
+				   a[2], a[3], ports ? ":" : "",
+				   ports ? ports : "");
+			return -1;
+		}
 		e->kind = IR_ADDR_NAME;
 	}
 	e->name = strdup(addr);

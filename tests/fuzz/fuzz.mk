@@ -234,7 +234,8 @@ fuzz: $(FUZZ_BINS) $(B)/fuzz/policy.dict
 	    $(B)/fuzz/work-record tests/fuzz/corpus-record \
 	    >$(B)/fuzz/fuzz-record.log 2>&1
 	env $(FUZZ_ENV) $(FUZZ_KNOWN) $(B)/fuzz/fuzz_dns $(FUZZ_OPTS) \
-	    $(FUZZ_EXPLORE) -artifact_prefix=$(B)/fuzz/findings/dns- \
+	    $(FUZZ_EXPLORE) -dict=tests/fuzz/dns.dict \
+	    -artifact_prefix=$(B)/fuzz/findings/dns- \
 	    $(B)/fuzz/work-dns tests/fuzz/corpus-dns \
 	    >$(B)/fuzz/fuzz-dns.log 2>&1
 	@tail -n 1 $(B)/fuzz/fuzz-policy.log $(B)/fuzz/fuzz-polbin.log \

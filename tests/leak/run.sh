@@ -2218,6 +2218,20 @@ t_doctor_reports_tiers() {
 	SECRET_DIR=$T OUT=$("$POLEXEC" --doctor "$ART/secret.polbin" 2>&1)
 	expect "secrets" "$?" 0 &&
 		expect_match "secrets" "$OUT" 'env secrets +found' || return 1
+	# Landlock: the ABI a run would refuse below is missing
+	OUT=$("$POLEXEC" --doctor "$ART/ll_require_high.polbin" 2>&1)
+	expect "landlock require" "$?" 1 &&
+		expect_match "landlock" "$OUT" '^  landlock +MISSING +the kernel.s ABI is [0-9]+, below the policy.s 60 \(require\)' ||
+		return 1
+	OUT=$("$POLEXEC" --doctor "$ART/ll_best_high.polbin" 2>&1)
+	expect "landlock best_effort" "$?" 0 &&
+		expect_match "landlock" "$OUT" '^  landlock +found .*best_effort' ||
+		return 1
+	# the view: mount and pid namespaces, root's or a user namespace's
+	OUT=$("$POLEXEC" --doctor "$ART/view.polbin" 2>&1)
+	expect "view" "$?" 0 &&
+		expect_match "view" "$OUT" '^  view +found +a .*mount and pid namespace' ||
+		return 1
 	# a layer this polexec does not enforce: missing
 	"$BIN/mkpolbin" add "$ART/basic.polbin" "$T/unk" 77 1
 	OUT=$("$POLEXEC" --doctor "$T/unk" 2>&1)

@@ -31,6 +31,7 @@ H2=10.77.2.2
 H3=10.77.3.2
 H1_6=fd77:1::2
 H2_6=fd77:2::2
+H3_6=fd77:3::2
 # Host loopback ports (servers on the outer namespace's 127.0.0.1).
 LO_OK=39201
 LO_NO=39202
@@ -112,9 +113,10 @@ setup_outer() {
 		ip -6 route get 2001:db8::1 | grep -q "via $H1_6 dev nv1 " ||
 		{ say "$NETLAB_SUITE: the outer namespace's routes are not the suite's"; return 1; }
 
-	# Names: the suite's own hosts file and a resolver that is h1 (its
-	# netserve answers the suite's DNS zone: tests/net/progs/netserve.c),
-	# over the real ones, in this mount namespace only.
+	# Names: the suite's own hosts file and a resolv.conf naming h1 (a
+	# suite that asks DNS starts its servers and rewrites the file: the
+	# egress suite's setup_dns), over the real ones, in this mount
+	# namespace only.
 	{
 		echo "127.0.0.1 localhost"
 		echo "::1 localhost"
@@ -129,7 +131,7 @@ setup_outer() {
 		mount --bind "$SHARED/resolv.conf" /etc/resolv.conf || return 1
 
 	start_server "$HOLDER_1" :: h1 tcp:8080 tcp:80 tcp:443 udp:5353 \
-		udp:5354 dns:53 &&
+		udp:5354 &&
 		start_server "$HOLDER_2" :: h2 tcp:8080 tcp:80 udp:5353 &&
 		start_server "$HOLDER_3" :: h3 tcp:8080 tcp:80 &&
 		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO || return 1
@@ -208,6 +210,44 @@ box_stderr() {
 		say "    the last box's stderr:"
 		head -n 20 "$T/stderr" | sed 's/^/      /'
 	fi
+}
+
+# start_dns HOLDER ADDR ADDR6 RECORD...: a DNS server (dnsmasq, Debian
+# package dnsmasq-base) in a test host's namespace, on ADDR:53 and
+# [ADDR6]:53, answering from its command line alone: no configuration
+# file, no hosts file, no upstream server; each RECORD is one of its
+# options (--host-record=NAME,ADDR..., --cname=ALIAS,NAME); other names
+# under .test and .corp are NXDOMAIN. Its queries, with their source
+# ports, are logged to $SHARED/dnsmasq.log (readable by every uid). It
+# stops by itself after SERVER_SECS and is killed at the end.
+start_dns() {
+	h=$1
+	a4=$2
+	a6=$3
+	shift 3
+	command -v dnsmasq >/dev/null ||
+		{ say "$NETLAB_SUITE: dnsmasq is missing (make deps installs it)"; return 1; }
+	nsenter -t "$h" -n timeout -s KILL "$SERVER_SECS" dnsmasq \
+		--keep-in-foreground --conf-file=/dev/null --no-resolv \
+		--no-hosts --port 53 --listen-address "$a4" \
+		--listen-address "$a6" --bind-interfaces \
+		--pid-file="$SHARED/dnsmasq.pid" --local=/test/ --local=/corp/ \
+		--log-queries=extra --log-facility="$SHARED/dnsmasq.log" "$@" \
+		>"$SHARED/dnsmasq.out" 2>&1 &
+	SERVERS="$SERVERS $!"
+	i=0
+	until grep -q 'started, version' "$SHARED/dnsmasq.log" 2>/dev/null &&
+		[ -s "$SHARED/dnsmasq.pid" ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || {
+			say "$NETLAB_SUITE: dnsmasq did not start:" \
+				"$(cat "$SHARED/dnsmasq.out" "$SHARED/dnsmasq.log" 2>/dev/null)"
+			return 1
+		}
+		sleep 0.1
+	done
+	SERVERS="$SERVERS $(cat "$SHARED/dnsmasq.pid")"
+	chmod 644 "$SHARED/dnsmasq.log"
 }
 
 # netlab_enter SUITE ARGS...: see the top of this file.

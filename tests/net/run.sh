@@ -19,10 +19,11 @@
 # packet can reach a real address even when the code under test is wrong.
 # No `ip netns` names are made (nothing under /run/netns). /etc/hosts and
 # /etc/resolv.conf are bind-mounted over, in the outer mount namespace only.
-# Servers (netserve) exit by themselves after NET_SERVER_SECS (default 300)
-# and are killed at the end; probes time out after 1.5 s (5 s at most per
-# probe). The script is pid 1 of its own pid namespace, so when it ends
-# the kernel kills whatever it started.
+# Servers (netserve; dnsmasq, h3's DNS server: setup_dns) exit by
+# themselves after NET_SERVER_SECS (default 300) and are killed at the
+# end; probes time out after 1.5 s (5 s at most per probe). The script
+# is pid 1 of its own pid namespace, so when it ends the kernel kills
+# whatever it started.
 #
 # Needs root (CI runs `make check` as root): as another user it says so
 # and fails. When namespaces cannot be made, it fails; it never skips.
@@ -63,8 +64,9 @@ is_root() { [ "$(id -u)" = 0 ]; }
 boxsh() {
 	# into files, not a pipe: a process left behind holding the box's
 	# stdout must not hang the suite
-	timeout -k 5 "$BOX_SECS" "$POLEXEC" --record "$T/rec.json" "$@" \
-		>"$T/stdout" 2>"$T/stderr" </dev/null
+	# shellcheck disable=SC2086
+	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" --record "$T/rec.json" \
+		"$@" >"$T/stdout" 2>"$T/stderr" </dev/null
 	RC=$?
 	OUT=$(cat "$T/stdout")
 	ERR=$(cat "$T/stderr")
@@ -169,6 +171,52 @@ expect_not_in_blocked() {
 			return 1
 		fi
 	done
+}
+
+# refusal [POLEXEC OPTIONS...] ARTIFACT: polexec refuses to start a
+# command (exit 125), which never runs: ERR, RC.
+refusal() {
+	# shellcheck disable=SC2086
+	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" --record "$T/rec.json" \
+		"$@" -- /bin/sh -c "echo ran >'$T/canary'" \
+		>"$T/stdout" 2>"$T/stderr" </dev/null
+	RC=$?
+	ERR=$(cat "$T/stderr")
+	expect "polexec refuses: exit" "$RC" 125 &&
+		expect_absent "the command never ran" "$T/canary"
+}
+
+# pinned ENTRY: the record's pinned addresses of ENTRY, sorted,
+# space-separated.
+pinned() {
+	rec ".layers.net.pinned[]? | select(.entry == \"$1\") |
+		.addresses | sort | join(\" \")"
+}
+
+# dns_conf WHO LINE...: from here on in this test, boxsh, boxp and refusal
+# run polexec as WHO (0 or 65534) with an /etc/resolv.conf of these
+# LINEs, bound over the suite's in a mount namespace of its own (so only
+# the root pass can do it). The test's folder becomes WHO's, for the run
+# record and the canary.
+dns_conf() {
+	dc_who=$1
+	shift
+	# shellcheck disable=SC2016
+	printf '%s\n' "$@" >"$T/resolv.conf" &&
+		printf '%s\n' '#!/bin/sh' \
+			'mount --bind "$1" /etc/resolv.conf || exit 2' \
+			'shift' 'exec "$@"' >"$T/withconf" &&
+		chmod 644 "$T/resolv.conf" "$T/withconf" &&
+		chmod 755 "$T" && chown "$dc_who" "$T" || return 1
+	WRAP="unshare --mount --propagation private /bin/sh $T/withconf"
+	WRAP="$WRAP $T/resolv.conf"
+	[ "$dc_who" = 0 ] ||
+		WRAP="$WRAP setpriv --reuid=$dc_who --regid=$dc_who --clear-groups"
+}
+
+# dns_log_since N: dnsmasq's log after its first N lines.
+dns_log_since() {
+	tail -n +$(($1 + 1)) "$SHARED/dnsmasq.log"
 }
 
 # pasta_pids: pasta and passt processes alive (not zombies) in this pid
@@ -426,36 +474,179 @@ t_filtered_pinned_names_in_view_files() {
 		expect_match "cat succeeded (file grants)" "$OUT" '^rc=0$'
 }
 
-# Names the hosts file does not list: polexec's own resolver asks h1's
-# DNS (netlab.sh), pins A and AAAA answers alike, and the box reaches
-# them by name; a name that does not exist, a server failure and a server
-# that never answers are refusals naming why, and the command never runs.
+# Names pinned from DNS (dnsmasq on h3, which the suite's resolv.conf
+# names over IPv4 and IPv6; the hosts file does not know these names):
+# A and AAAA both asked, answers of either kind or both pinned alike, a
+# name's every address reachable, a CNAME followed; a name the server
+# knows but the policy does not list does not resolve in the box, and
+# the box cannot ask the server itself. Each name is asked from a socket
+# of its own, on a port the kernel chose.
 t_filtered_dns_names() {
+	log0=$(wc -l <"$SHARED/dnsmasq.log")
 	boxp "$ART/dns.polbin" -- "tcp dns.test 8080" "tcp multi.test 80" \
-		"tcp $H3 80" "tcp v6only.test 8080" "tcp $H2 80" || return 1
+		"tcp $H3 80" "tcp v6only.test 8080" "tcp alias.test 8080" \
+		"resolve alias.test" "resolve secret.test" "tcp $H2 80" \
+		"udp $H3 53" "tcp $H3 8080" || return 1
 	reached "dns.test:8080" "tcp dns.test 8080" "h1:8080/tcp" &&
 		reached "multi.test's second address" "tcp $H3 80" \
 			"h3:80/tcp" &&
 		reached "v6only.test (AAAA)" "tcp v6only.test 8080" \
 			"h1:8080/tcp" &&
-		blocked "h2, in no answer" "tcp $H2 80" &&
+		reached "alias.test (a CNAME of dual.test)" \
+			"tcp alias.test 8080" "h2:8080/tcp" &&
+		expect "alias.test in the box" "$(res "resolve alias.test")" \
+			"$H2 $H2_6" &&
+		expect_match "secret.test does not resolve in the box" \
+			"$(res "resolve secret.test")" '^(resolve failed|timeout)' &&
+		blocked "h2:80, in no answer" "tcp $H2 80" &&
+		blocked "the DNS server from the box" "udp $H3 53" &&
+		blocked "h3:8080, multi.test's port is 80" "tcp $H3 8080" &&
 		expect "pinned from DNS" \
 			"$(rec '[.layers.net.pinned[] | .entry + "=" + (.addresses | sort | join(","))] | join(" ")')" \
-			"dns.test=$H1,$H1_6 multi.test=$H1,$H3 v6only.test=$H1_6" ||
+			"alias.test=$H2,$H2_6 dns.test=$H1,$H1_6 multi.test=$H1,$H3 v6only.test=$H1_6" ||
 		return 1
-	for bad in "nx.test:no such name" "fail.test:SERVFAIL" \
-		"slow.test:no name server answered"; do
-		name=${bad%%:*}
-		rm -f "$T/canary"
-		OUT=$("$POLEXEC" --var API="$name" "$ART/var.polbin" -- \
-			/bin/sh -c "echo ran >'$T/canary'" 2>"$T/stderr")
-		RC=$?
-		expect "$name: exit" "$RC" 125 &&
-			expect_match "$name: says why" "$(cat "$T/stderr")" \
-				"resolve $name: .*${bad#*:}" &&
-			expect_absent "$name: the command never ran" \
-				"$T/canary" || return 1
+	log=$(dns_log_since "$log0")
+	for q in A AAAA; do
+		for n in dns.test multi.test v6only.test alias.test; do
+			expect_match "dnsmasq was asked $q $n" "$log" \
+				"query\[$q\] $n from " || return 1
+		done
 	done
+	ports=$(printf '%s\n' "$log" |
+		sed -n 's|.*/\([0-9]*\) query\[.*|\1|p' | sort -u)
+	expect_nomatch "a query from port 53" "$ports" '^53$' &&
+		expect_match "more than one source port over four names" \
+			"$(printf '%s\n' "$ports" | wc -l)" '^[234]$' || return 1
+	# twin: outside the box, the suite's resolver knows secret.test
+	expect "secret.test outside" "$(outside resolve secret.test)" "$H2"
+}
+
+# resolv.conf's search list with musl's ndots rule: svc (no dot) is
+# svc.lab.test; api.corp (one dot) is itself with ndots:1 and
+# api.corp.lab.test with ndots:2. As root and as uid 65534.
+t_dns_search_ndots() {
+	is_root || return 0 # the root pass runs it as both
+	for who in 0 65534; do
+		dns_conf "$who" "nameserver $H3" "search lab.test" \
+			"options ndots:1 timeout:2" || return 1
+		boxp "$ART/dns-search.polbin" -- "tcp svc 8080" \
+			"tcp api.corp 8080" || return 1
+		reached "svc, searched (uid $who)" "tcp svc 8080" \
+			"h3:8080/tcp" &&
+			reached "api.corp, ndots:1 (uid $who)" \
+				"tcp api.corp 8080" "h1:8080/tcp" &&
+			expect "pinned svc (uid $who)" "$(pinned svc)" "$H3" &&
+			expect "pinned api.corp, ndots:1 (uid $who)" \
+				"$(pinned api.corp)" "$H1" || return 1
+		dns_conf "$who" "nameserver $H3" "search lab.test" \
+			"options ndots:2 timeout:2" || return 1
+		boxp "$ART/dns-search.polbin" -- "tcp api.corp 8080" || return 1
+		reached "api.corp, ndots:2 (uid $who)" "tcp api.corp 8080" \
+			"h2:8080/tcp" &&
+			expect "pinned api.corp, ndots:2 (uid $who)" \
+				"$(pinned api.corp)" "$H2" || return 1
+	done
+}
+
+# A name the DNS server does not have (NXDOMAIN), or has without an
+# address (a TXT record only): refusals that say which, and the second
+# ends the search (musl's rule: empty.test.lab.test is never asked).
+t_dns_no_such_name() {
+	log0=$(wc -l <"$SHARED/dnsmasq.log")
+	refusal --var API=missing.test "$ART/var.polbin" &&
+		expect "NXDOMAIN: the refusal" "$ERR" \
+			"polexec: net: resolve missing.test: no such name (NXDOMAIN)" &&
+		refusal --var API=empty "$ART/var.polbin" &&
+		expect "no address: the refusal" "$ERR" \
+			"polexec: net: resolve empty: the name has no A or AAAA record" ||
+		return 1
+	log=$(dns_log_since "$log0")
+	expect_match "empty.lab.test asked" "$log" \
+		'query\[A\] empty\.lab\.test from ' &&
+		expect_nomatch "empty asked alone after it" "$log" \
+			'query\[A\] empty from ' || return 1
+	# twin: the same artifact bound to a name with an address runs
+	boxp --var API=dns.test "$ART/var.polbin" -- "tcp $H1 8080" ||
+		return 1
+	reached "\${API}=dns.test" "tcp $H1 8080" "h1:8080/tcp" &&
+		expect "pinned \${API}" "$(pinned "\${API}")" "$H1 $H1_6"
+}
+
+# A host name that reads as an IPv4 address in inet_aton's forms, bound
+# to a variable, is refused before any query (polc refuses one in a
+# policy: tests/bad-policies/125 and 126); musl's resolver would have
+# pinned 127.0.0.1, which polc check never saw.
+t_dns_numeric_names() {
+	log0=$(wc -l <"$SHARED/dnsmasq.log")
+	for v in 127.1 2130706433 0x7f.1 0177.0.0.1; do
+		refusal --var API=$v "$ART/var.polbin" &&
+			expect "\${API}=$v" "$ERR" \
+				"polexec: net: resolve $v: the name reads as the IPv4 address 127.0.0.1 (inet_aton's forms): write that address, not a name" ||
+			return 1
+	done
+	refusal --var API=10.1 "$ART/var.polbin" &&
+		expect_match "\${API}=10.1" "$ERR" \
+			'resolve 10\.1: the name reads as the IPv4 address 10\.0\.0\.1 ' ||
+		return 1
+	expect_nomatch "a query for a numeric name" "$(dns_log_since "$log0")" \
+		'query\[.*\] (127\.1|2130706433|0x7f|0177|10\.1)' || return 1
+	# twin: the address written as one is pinned, IPv4 and IPv6
+	boxsh --var API=127.0.0.1 "$ART/var.polbin" -- /bin/true || return 1
+	expect "\${API}=127.0.0.1: exit" "$RC" 0 &&
+		expect "pinned 127.0.0.1" "$(pinned "\${API}")" 127.0.0.1 &&
+		boxp --var API=$H1_6 "$ART/var.polbin" -- "tcp $H1_6 8080" &&
+		reached "\${API}=$H1_6" "tcp $H1_6 8080" "h1:8080/tcp"
+}
+
+# Name servers that fail: one that never answers (A and AAAA sent
+# attempts times each, then a refusal naming the bound), one that
+# answers garbage, one whose answers loop, one that says TC, one that
+# says SERVFAIL (each refused with what went wrong). Twins: the first
+# usable answer wins, whoever else sends garbage, a loop or a SERVFAIL.
+# As root and as uid 65534.
+t_dns_bad_servers() {
+	is_root || return 0 # the root pass runs it as both
+	for who in 0 65534; do
+		n0=$(grep -c '^mute: ' "$SHARED/server-h1dns.log")
+		dns_refused "$who" "silent" "nameserver $H1" \
+			"options timeout:1 attempts:3" "no usable answer within 1 s (resolv.conf: timeout:1 attempts:3); last: nothing came back" &&
+			expect "silent: datagrams, 2 types x 3 attempts (uid $who)" \
+				$(($(grep -c '^mute: ' "$SHARED/server-h1dns.log") - n0)) 6 &&
+			dns_refused "$who" "garbage" "nameserver $H2" \
+				"options timeout:1 attempts:2" "no usable answer within 1 s (resolv.conf: timeout:1 attempts:2); last: a packet answering no query" &&
+			dns_refused "$who" "a pointer loop" "nameserver $H2_6" \
+				"options timeout:5 attempts:1" "every name server sent a malformed answer" &&
+			dns_refused "$who" "TC" "nameserver $H1_6" \
+				"options timeout:5 attempts:1" "a truncated answer (TC); polexec asks over UDP only" &&
+			dns_refused "$who" "SERVFAIL" "nameserver 127.0.0.1" \
+				"options timeout:5 attempts:1" "every name server sent SERVFAIL" &&
+			# twins: the first usable answer wins
+			dns_pinned "$who" "garbage, a loop, then dnsmasq" \
+				"nameserver $H2" "nameserver $H2_6" "nameserver $H3" &&
+			dns_pinned "$who" "SERVFAIL, then dnsmasq" \
+				"nameserver 127.0.0.1" "nameserver $H3_6" || return 1
+	done
+}
+
+# dns_refused WHO DESC NAMESERVER OPTIONS WHY: with that resolv.conf,
+# polexec as WHO refuses ${API}=dns.test, saying WHY.
+dns_refused() {
+	dns_conf "$1" "$3" "$4" &&
+		refusal --var API=dns.test "$ART/var.polbin" &&
+		expect "$2 (uid $1)" "$ERR" "polexec: net: resolve dns.test: $5"
+}
+
+# dns_pinned WHO DESC NAMESERVER...: with those name servers, polexec as
+# WHO pins ${API}=dns.test to h1's addresses and the box reaches h1.
+dns_pinned() {
+	dp_who=$1
+	dp_desc=$2
+	shift 2
+	dns_conf "$dp_who" "$@" "options timeout:2 attempts:1" &&
+		boxp --var API=dns.test "$ART/var.polbin" -- "tcp $H1 8080" &&
+		reached "$dp_desc (uid $dp_who)" "tcp $H1 8080" "h1:8080/tcp" &&
+		expect "pinned, $dp_desc (uid $dp_who)" "$(pinned "\${API}")" \
+			"$H1 $H1_6"
 }
 
 t_filtered_variable_entry() {
@@ -669,6 +860,10 @@ t_filtered_pinned_names_in_view
 t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry
 t_filtered_dns_names
+t_dns_search_ndots
+t_dns_no_such_name
+t_dns_numeric_names
+t_dns_bad_servers
 t_filtered_sockets_refused
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
@@ -702,6 +897,33 @@ setup_shared() {
 	chmod -R a+rX "$SHARED"
 }
 
+# The DNS servers of the t_dns tests and t_filtered_dns_names, and the
+# suite's resolv.conf naming the good one (the file netlab.sh bound over
+# /etc/resolv.conf, rewritten in place). Bad servers on port 53: h1 never
+# answers on IPv4 and says TC on IPv6; h2 answers garbage on IPv4 and a
+# pointer loop on IPv6; the outer namespace's own 127.0.0.1 says
+# SERVFAIL.
+setup_dns() {
+	start_dns "$HOLDER_3" "$H3" "$H3_6" \
+		"--host-record=dns.test,$H1,$H1_6" \
+		"--host-record=multi.test,$H1" "--host-record=multi.test,$H3" \
+		"--host-record=v6only.test,$H1_6" \
+		"--host-record=dual.test,$H2,$H2_6" \
+		--cname=alias.test,dual.test \
+		"--host-record=secret.test,$H2" \
+		--txt-record=empty.lab.test,nothing \
+		"--host-record=svc.lab.test,$H3" \
+		"--host-record=api.corp,$H1" \
+		"--host-record=api.corp.lab.test,$H2" &&
+		start_server "$HOLDER_1" "$H1" h1dns mute:53 &&
+		start_server "$HOLDER_1" "$H1_6" h1tc dnstc:53 &&
+		start_server "$HOLDER_2" "$H2" h2dns udp:53 &&
+		start_server "$HOLDER_2" "$H2_6" h2loop dnsloop:53 &&
+		start_server "" 127.0.0.1 lofail dnsfail:53 || return 1
+	printf '%s\n' "nameserver $H3" "nameserver $H3_6" "search lab.test" \
+		"options timeout:2 attempts:2" >"$SHARED/resolv.conf"
+}
+
 # --- main ------------------------------------------------------------------
 
 if [ -n "${NET_INNER:-}" ]; then
@@ -721,6 +943,7 @@ fi
 netlab_enter net "$@"
 setup_shared || fatal "cannot copy the binaries and build the policies"
 setup_outer || fatal "cannot build the test hosts"
+setup_dns || fatal "cannot start the DNS servers"
 netlab_use net
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"

@@ -451,7 +451,7 @@ static void test_companions(void **state)
 	    "policy \"p\" { env { pass TERM } }",
 	    "policy \"p\" { net none }",
 	    "policy \"p\" { net host }",
-	    "policy \"p\" { net filtered { allow tcp 10.0.0.0/8 port 443 } "
+	    "policy \"p\" { net filtered { allow 10.0.0.0/8:443 tcp } "
 	    "}",
 	    "policy \"p\" { syscalls default allow { allow read } }",
 	    "policy \"p\" { syscalls { allow read } net host }",
@@ -547,6 +547,26 @@ static void test_name_shapes(void **state)
 	assert_false(ir_is_variable("${HOME}/x"));
 }
 
+/* A name that reads as an IPv4 address is refused (tests/bad-policies:
+ * 125, 126); names of digits that do not read as one stay names. */
+static void test_numeric_looking_names(void **state)
+{
+	struct ir_policy *p =
+	    compile("policy \"p\" { net filtered { allow 1.2.3.4.5:443 "
+		    "0x7g.test:443 10.example:443 4294967296:443 } }");
+	uint8_t a[4];
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(p->net.nentries, 4);
+	for (i = 0; i < p->net.nentries; i++)
+		assert_int_equal(p->net.entries[i].kind, IR_ADDR_NAME);
+	ir_policy_destroy(&p);
+	assert_true(ir_reads_as_ipv4("0x7f.1", a));
+	assert_memory_equal(a, "\x7f\0\0\x01", 4);
+	assert_false(ir_reads_as_ipv4("1.2.3.4.5", a));
+}
+
 /* Every path the semantic pass writes is one the reader takes back. */
 static void test_sema_paths_are_normal(void **state)
 {
@@ -636,6 +656,7 @@ int main(void)
 	    cmocka_unit_test(test_resolution),
 	    cmocka_unit_test(test_companions),
 	    cmocka_unit_test(test_name_shapes),
+	    cmocka_unit_test(test_numeric_looking_names),
 	    cmocka_unit_test(test_sema_paths_are_normal),
 	    cmocka_unit_test(test_limits_section),
 	};

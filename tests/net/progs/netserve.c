@@ -5,12 +5,21 @@
 //   netserve ADDR SECONDS NAME SPEC...
 //
 // ADDR is an IPv4 or IPv6 address to bind ("::" also takes IPv4). Each SPEC
-// is tcp:PORT, udp:PORT or dns:PORT. Every TCP connection gets one line
-// "NAME:PORT/tcp\n" and is closed; every UDP datagram is answered with
-// "NAME:PORT/udp\n"; a DNS query (dns:) gets the answer of the suite's
-// zone below. Prints "ready" once every socket listens, and exits 0
-// by itself after SECONDS seconds (alarm), so a test that dies leaves no
-// server running for long.
+// is tcp:PORT or udp:PORT, or one of the bad DNS servers below. Every TCP
+// connection gets one line "NAME:PORT/tcp\n" and is closed; every UDP
+// datagram is answered with "NAME:PORT/udp\n" (which, on port 53, is
+// garbage to a resolver). Prints "ready" once every socket listens, and
+// exits 0 by itself after SECONDS seconds (alarm), so a test that dies
+// leaves no server running for long.
+//
+// Bad DNS servers for polexec's resolver (tests/net/run.sh, t_dns_*; the
+// good one is dnsmasq), UDP too:
+//   mute:PORT     never answers; prints "mute: N bytes" per datagram
+//   dnsloop:PORT  answers each query as its own (its id and question, QR
+//                 set), with one A record whose owner name is a
+//                 compression pointer to itself
+//   dnstc:PORT    answers each query as its own with TC set
+//   dnsfail:PORT  answers each query as its own with SERVFAIL
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -19,86 +28,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #define MAX_SOCKS 32
 
+enum mode { TCP, UDP, MUTE, DNSLOOP, DNSTC, DNSFAIL };
+
 struct lsock {
 	int fd;
-	int udp; /* 1 udp, 2 dns */
+	enum mode mode;
 	unsigned port;
 };
 
-/*
- * The net suite's DNS zone (tests/net/run.sh, t_filtered_dns_*): names the
- * hosts file does not list. fail.test answers SERVFAIL, slow.test never
- * answers, any other name NXDOMAIN.
- */
-static const struct {
-	const char *name;
-	int type; /* 1 A, 28 AAAA */
-	const char *addr;
-} zone[] = {
-    {"dns.test", 1, "10.77.1.2"},     {"dns.test", 28, "fd77:1::2"},
-    {"multi.test", 1, "10.77.1.2"},   {"multi.test", 1, "10.77.3.2"},
-    {"v6only.test", 28, "fd77:1::2"},
-};
-
-/* The answer to the query q (n bytes) into a; its length, 0: none. */
-static size_t dns_answer(const unsigned char *q, size_t n, unsigned char *a,
-			 size_t cap)
+// A bad answer to the query q (n bytes) into out: its header and
+// question (not its EDNS record), QR set, and what mode says; its
+// length, or 0.
+static size_t bad_dns(enum mode mode, const unsigned char *q, size_t n,
+		      unsigned char *out, size_t cap)
 {
-	char name[256];
-	size_t p = 12, k = 0, len;
-	unsigned type, i, count = 0, rcode = 3;
+	// type A, class IN, TTL 300, 4 bytes: 10.77.1.2
+	static const unsigned char rr[] = {0,  1, 0, 1,	 0,  0, 1,
+					   44, 0, 4, 10, 77, 1, 2};
+	size_t p = 12;
 
-	if (n < 17 || (q[2] & 0x80))
-		return 0;
-	while (p < n && q[p] && q[p] < 64 && p + 1 + q[p] < n) {
-		if (k)
-			name[k++] = '.';
-		memcpy(name + k, q + p + 1, q[p]);
-		k += q[p];
+	while (p < n && q[p] && q[p] < 64)
 		p += 1u + q[p];
-		if (k > 200)
-			return 0;
-	}
-	if (p + 5 > n || q[p])
+	p += 5; // the root, type and class
+	if (n < 17 || p > n || p + 2 + sizeof(rr) > cap || (q[2] & 0x80))
 		return 0;
-	name[k] = '\0';
-	type = (unsigned)(q[p + 1] << 8 | q[p + 2]);
-	len = p + 5; /* header and question */
-	if (!strcmp(name, "slow.test") || len > cap)
-		return 0;
-	memcpy(a, q, len);
-	a[7] = 0;
-	memset(a + 8, 0, 4); /* no authority, no additional */
-	rcode = !strcmp(name, "fail.test") ? 2 : 3;
-	for (i = 0; i < sizeof(zone) / sizeof(zone[0]); i++) {
-		unsigned char addr[16];
-		size_t al = zone[i].type == 1 ? 4 : 16;
-
-		if (strcasecmp(zone[i].name, name))
-			continue;
-		rcode = 0; /* the name exists */
-		if ((unsigned)zone[i].type != type || len + 12 + al > cap)
-			continue;
-		inet_pton(al == 4 ? AF_INET : AF_INET6, zone[i].addr, addr);
-		memcpy(a + len, "\xc0\x0c", 2);
-		a[len + 2] = 0;
-		a[len + 3] = (unsigned char)type;
-		memcpy(a + len + 4, "\0\x01\0\0\0\x3c\0", 7);
-		a[len + 11] = (unsigned char)al;
-		memcpy(a + len + 12, addr, al);
-		len += 12 + al;
-		count++;
-	}
-	a[2] = 0x81; /* an answer, recursion desired */
-	a[3] = (unsigned char)(0x80 | rcode);
-	a[7] = (unsigned char)count;
-	return len;
+	memcpy(out, q, p);
+	out[2] =
+	    (unsigned char)(0x80 | (mode == DNSTC ? 0x02 : 0) | (q[2] & 0x01));
+	out[3] = (unsigned char)(0x80 | (mode == DNSFAIL ? 2 : 0));
+	memset(out + 6, 0, 6); // no records but those below
+	if (mode != DNSLOOP)
+		return p;
+	out[7] = 1; // one answer: a name pointing at itself
+	out[p] = (unsigned char)(0xc0 | p >> 8);
+	out[p + 1] = (unsigned char)(p & 0xff);
+	memcpy(out + p + 2, rr, sizeof(rr));
+	return p + 2 + sizeof(rr);
 }
 
 static void on_alarm(int sig)
@@ -130,18 +100,20 @@ static int parse_addr(const char *s, unsigned port, struct sockaddr_storage *ss,
 
 static int open_one(const char *addr, const char *spec, struct lsock *ls)
 {
-	int udp;
+	static const char *const modes[] = {"tcp",     "udp",	"mute",
+					    "dnsloop", "dnstc", "dnsfail"};
+	const char *colon = strchr(spec, ':');
+	enum mode mode = TCP;
 	errno = EINVAL;
-	if (strncmp(spec, "tcp:", 4) == 0)
-		udp = 0;
-	else if (strncmp(spec, "udp:", 4) == 0)
-		udp = 1;
-	else if (strncmp(spec, "dns:", 4) == 0)
-		udp = 2;
-	else
+	while (mode <= DNSFAIL &&
+	       (!colon || strlen(modes[mode]) != (size_t)(colon - spec) ||
+		strncmp(spec, modes[mode], (size_t)(colon - spec))))
+		mode++;
+	if (mode > DNSFAIL)
 		return -1;
+	int udp = mode != TCP;
 	char *end;
-	unsigned long port = strtoul(spec + 4, &end, 10);
+	unsigned long port = strtoul(colon + 1, &end, 10);
 	if (*end || port == 0 || port > 65535)
 		return -1;
 	struct sockaddr_storage ss;
@@ -161,7 +133,7 @@ static int open_one(const char *addr, const char *spec, struct lsock *ls)
 	if (!udp && listen(fd, 64) < 0)
 		return -1;
 	ls->fd = fd;
-	ls->udp = udp;
+	ls->mode = mode;
 	ls->port = (unsigned)port;
 	return 0;
 }
@@ -169,8 +141,9 @@ static int open_one(const char *addr, const char *spec, struct lsock *ls)
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
-		fprintf(stderr, "usage: netserve ADDR SECONDS NAME "
-				"tcp:PORT|udp:PORT|dns:PORT...\n");
+		fprintf(stderr,
+			"usage: netserve ADDR SECONDS NAME "
+			"tcp:PORT|udp:PORT|mute:PORT|dnsloop:PORT|...\n");
 		return 2;
 	}
 	const char *addr = argv[1];
@@ -208,28 +181,29 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			if (!(pfd[i].revents & POLLIN))
 				continue;
-			char msg[128];
-			int mlen =
-			    snprintf(msg, sizeof(msg), "%s:%u/%s\n", name,
-				     ls[i].port, ls[i].udp ? "udp" : "tcp");
-			if (ls[i].udp) {
-				char buf[512];
+			unsigned char msg[600];
+			int mlen = snprintf((char *)msg, sizeof(msg),
+					    "%s:%u/%s\n", name, ls[i].port,
+					    ls[i].mode == TCP ? "tcp" : "udp");
+			if (ls[i].mode != TCP) {
+				unsigned char buf[512];
 				struct sockaddr_storage from;
 				socklen_t flen = sizeof(from);
 				ssize_t r = recvfrom(
 				    ls[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
 				    (struct sockaddr *)&from, &flen);
-				unsigned char ans[512];
-				size_t alen =
-				    r > 0 && ls[i].udp == 2
-					? dns_answer((unsigned char *)buf,
-						     (size_t)r, ans,
-						     sizeof(ans))
-					: 0;
-				if (alen)
-					sendto(ls[i].fd, ans, alen, 0,
-					       (struct sockaddr *)&from, flen);
-				else if (r >= 0 && ls[i].udp == 1)
+				if (r < 0)
+					continue;
+				if (ls[i].mode == MUTE) {
+					printf("mute: %zd bytes\n", r);
+					fflush(stdout);
+					continue;
+				}
+				if (ls[i].mode != UDP)
+					mlen = (int)bad_dns(ls[i].mode, buf,
+							    (size_t)r, msg,
+							    sizeof(msg));
+				if (mlen > 0)
 					sendto(ls[i].fd, msg, (size_t)mlen, 0,
 					       (struct sockaddr *)&from, flen);
 			} else {
