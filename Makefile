@@ -139,11 +139,15 @@ DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
         hyperfine time python3 python3-jsonschema man-db groff-base \
         libjansson-dev runc busybox-static apparmor nodejs git curl \
-        dnsmasq-base
+        python3-venv dnsmasq-base
+# npm: Debian's package where the machine has no npm command (a nodejs
+# from elsewhere, such as NodeSource's, carries its own and conflicts
+# with Debian's npm package).
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 	    grep -q 'install ok installed' || echo $$p; done); \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	    echo "installing: $$missing"; \
 	    if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
@@ -160,14 +164,10 @@ check: deps
 # versions pinned in tests/harness/package-lock.json into build/harness,
 # as `npm ci` does, without running their install scripts (the native
 # binaries are run where the platform packages put them); again only
-# when the lock file changed. npm is Debian's when the machine has none.
+# when the lock file changed. npm: `make deps`.
 HARNESS_DIR := $(B)/harness
 $(HARNESS_DIR)/.installed: tests/harness/package.json \
 		tests/harness/package-lock.json
-	@command -v npm >/dev/null || { \
-	    if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
-	    $$SUDO apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm; }
 	@mkdir -p $(HARNESS_DIR)
 	cp tests/harness/package.json tests/harness/package-lock.json \
 	    $(HARNESS_DIR)/

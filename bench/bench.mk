@@ -43,3 +43,10 @@ bench-oci: $(B)/bench/oci_insns
 bench-observe: $(B)/polc $(B)/polexec tests
 	B=$(B) bench/observe.sh
 .PHONY: bench-observe
+
+# Real workloads (issue 13): tests/real's, larger, bare, under polexec
+# with their presets and under bwrap with the same view; needs root (a
+# network namespace of its own for the loopback web servers).
+bench-real: $(B)/polc $(B)/polexec
+	B=$(B) bench/real.sh
+.PHONY: bench-real

@@ -53,6 +53,8 @@ CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
 include tests/net/net.mk
 # The observation suite (tests/observe/run.sh) and its probes.
 include tests/observe/observe.mk
+# Real programs under the runtime presets (tests/real/run.sh).
+include tests/real/real.mk
 # The soak suite (tests/soak/run.sh) and its tool; `make soak`.
 include tests/soak/soak.mk
 # OCI profiles: import, export, and a real runtime.

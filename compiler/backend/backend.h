@@ -101,7 +101,8 @@ int seccomp_action_value(const struct ir_action *a, uint32_t *ret);
  *
  *   SECCOMP_DECIDE   the decision: the SECCOMP section
  *   SECCOMP_NOTIFY   USER_NOTIF where the decision is errno or
- *                    kill_process, or allow on a call the policy observes
+ *                    kill_process (but a rule's errno(ENOSYS), a fallback,
+ *                    not a denial), or allow on a call the policy observes
  *                    (fs `observe destructive`)
  *   SECCOMP_LEARN    USER_NOTIF where the decision is neither allow nor
  *                    log, or allow on an observed call or, with an fs
@@ -142,8 +143,10 @@ int seccomp_observed(const struct ir_policy *p, enum seccomp_variant v,
 /* The i-th name a variant may observe (whether it does depends on the
  * policy: seccomp_observed()), or NULL past the end. */
 const char *seccomp_observed_at(enum seccomp_variant v, unsigned i);
-/* Does variant v notify where the decision is the action a? */
-int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a);
+/* Does variant v notify where the decision is the action a, taken by the
+ * rule (or default, or bad-arch action) with explain code `code`? */
+int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a,
+			     uint32_t code);
 /* The explain code of rule `rule` of sc, an element of s->calls. */
 uint32_t seccomp_explain_code(const struct ir_syscalls *s,
 			      const struct ir_syscall *sc, uint32_t rule);

@@ -366,7 +366,7 @@ static uint32_t _outcome(const struct gen *g, const struct plan *p,
 	seccomp_action_value(a, &v); /* checked in _plan() */
 	if (g->v == SECCOMP_DECIDE)
 		return v;
-	if (seccomp_variant_notifies(g->v, a))
+	if (seccomp_variant_notifies(g->v, a, code))
 		return SECCOMP_RET_USER_NOTIF;
 	if (a->kind == IR_ACT_ALLOW && p && p->obs)
 		return p->obs == SECCOMP_OBSERVE_ALWAYS ? SECCOMP_RET_USER_NOTIF

@@ -8,7 +8,11 @@
  *
  *   NOTIFY   USER_NOTIF where the decision is errno or kill_process, or
  *            allow on a destructive call of a policy with `observe
- *            destructive`; the decision everywhere else.
+ *            destructive`; the decision everywhere else. A rule's
+ *            errno(ENOSYS) is not a denial and is not notified: it says
+ *            the call does not exist here, and libc falls back to an
+ *            older one (`errno(ENOSYS) clone3` makes glibc use clone,
+ *            whose flags a filter can read); the default's is.
  *   LEARN    USER_NOTIF where the decision is anything but allow and log,
  *            or allow on a destructive call (as NOTIFY) or on a call whose
  *            path the fs rules decide (policies with an fs section); the
@@ -18,6 +22,7 @@
  */
 #include "backend.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -75,10 +80,14 @@ int seccomp_observed(const struct ir_policy *p, enum seccomp_variant v,
 	return SECCOMP_OBSERVE_IF_SET;
 }
 
-int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a)
+int seccomp_variant_notifies(enum seccomp_variant v, const struct ir_action *a,
+			     uint32_t code)
 {
 	switch (v) {
 	case SECCOMP_NOTIFY:
+		if (a->kind == IR_ACT_ERRNO && a->errnum == ENOSYS &&
+		    code >= SECCOMP_EXPLAIN_RULE0)
+			return 0;
 		return a->kind == IR_ACT_ERRNO ||
 		       a->kind == IR_ACT_KILL_PROCESS;
 	case SECCOMP_LEARN:

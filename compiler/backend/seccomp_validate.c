@@ -151,7 +151,7 @@ static uint32_t _vvalue(const struct validator *v, const struct ir_action *a,
 {
 	if (v->var == SECCOMP_EXPLAIN)
 		return code;
-	if (seccomp_variant_notifies(v->var, a))
+	if (seccomp_variant_notifies(v->var, a, code))
 		return NOTIF;
 	return _value(a);
 }
@@ -266,7 +266,10 @@ static Z3_ast _spec_term(const struct validator *v, struct bpf_sym *s,
 		const struct ir_action *a = &sc->rules[r].action;
 		Z3_ast is = Z3_mk_eq(c, best, bpf_sym_u32(s, ir_action_key(a)));
 
-		out = Z3_mk_ite(c, is, _action_term(v, s, name, a, 0), out);
+		out = Z3_mk_ite(c, is,
+				_action_term(v, s, name, a,
+					     seccomp_explain_code(sys, sc, r)),
+				out);
 	}
 	return out;
 }

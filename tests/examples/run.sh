@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every example and stdlib fragment builds, dumps, and survives `polc fmt`:
+# Every example builds without a warning and dumps, every stdlib fragment
+# builds, and both survive `polc fmt`:
 # formatting is idempotent and compiles to the same IR as the original.
 # Ends with "examples: N passed, N failed".
 POLC=${POLC:-build/polc}
@@ -30,6 +31,12 @@ for pol in examples/*.pol; do
 		ok
 	else
 		bad "$pol does not build and dump: $(cat "$tmp/err")"
+	fi
+	# cleanly: notes (what a policy decided over a fragment) are allowed
+	if grep -Eq ': (warning|error): ' "$tmp/err"; then
+		bad "$pol builds with warnings: $(cat "$tmp/err")"
+	else
+		ok
 	fi
 	check_fmt "$pol" "$pol"
 	a=$(ir_of "$pol")

@@ -226,13 +226,14 @@ t_codex_help() {
 }
 
 # Twins: without the grant of the harness's folder the same run fails
-# (Landlock refuses the exec), so the preset's grants are what let it run.
+# (the binary is not in the box's view: exit 127, ENOENT), so the
+# preset's grants are what let it run.
 t_without_the_grant_it_fails() {
 	fresh_home
 	box "$S/no-harness.polbin" "$CLAUDE" --version
-	expect "claude without its grant: exit" "$RC" 126 || return 1
+	expect "claude without its grant: exit" "$RC" 127 || return 1
 	box "$S/no-harness.polbin" "$CODEX" --version
-	expect "codex without its grant: exit" "$RC" 126
+	expect "codex without its grant: exit" "$RC" 127
 }
 
 # Twin of "nothing blocked": from the same box, a destination the preset

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
-# The egress suites' laboratory (sourced by tests/net/run.sh and
-# tests/soak/run.sh): a throwaway outer namespace set whose "internet" is
+# The egress suites' laboratory (sourced by tests/net/run.sh,
+# tests/real/run.sh and tests/soak/run.sh): a throwaway outer namespace set whose "internet" is
 # three test hosts, so that nothing a box does reaches the host's network
 # even when the code under test is wrong.
 #
@@ -20,7 +20,7 @@
 # it ends the kernel kills whatever it started.
 #
 # Uses say (tests/lib.sh), SHARED (a folder every uid can read, holding
-# bin/netprobe and bin/netserve) and SCRATCH.
+# bin/netprobe and bin/netserve: netlab_shared makes it) and SCRATCH.
 
 SERVER_SECS=${NET_SERVER_SECS:-300}
 
@@ -167,6 +167,49 @@ start_server() {
 	SERVERS="$SERVERS $!"
 	wait_ready "$log" ||
 		{ say "$NETLAB_SUITE: server $1 did not start: $(cat "$log")"; return 1; }
+}
+
+# netlab_shared SUITE: SHARED, a new folder every uid can read, holding
+# polexec, polc, the probes and the calling suite's run.sh in bin/, this
+# file in net/ (a suite in tests/X sources ../net/netlab.sh, in the source
+# tree and in the copy alike), tests/lib.sh, the validator and the schemas
+# (support_copy), and an empty art/ for the suite's artifacts. Uses ROOT,
+# B and HERE (suite_paths).
+netlab_shared() {
+	SHARED=$(mktemp -d "/tmp/polc-$1.XXXXXX") || return 1
+	chmod 755 "$SHARED"
+	mkdir -p "$SHARED/bin" "$SHARED/art" "$SHARED/net" || return 1
+	for f in polexec polc tests/net/netprobe tests/net/netserve; do
+		if [ ! -x "$B/$f" ]; then
+			say "$1: $B/$f is missing: run make first"
+			return 1
+		fi
+		cp "$B/$f" "$SHARED/bin/" || return 1
+	done
+	cp "$HERE/run.sh" "$SHARED/bin/" &&
+		cp "$ROOT/tests/net/netlab.sh" "$SHARED/net/" &&
+		support_copy "$SHARED"
+}
+
+# netlab_use SUITE: BIN, ART and POLEXEC in SHARED, and SCRATCH, this
+# pass's own folder for the tests' scratch folders, every uid can enter.
+netlab_use() {
+	BIN=$SHARED/bin
+	ART=$SHARED/art
+	POLEXEC=$BIN/polexec
+	SCRATCH=$(mktemp -d "/tmp/polc-$1-run.XXXXXX") || exit 2
+	chmod 755 "$SCRATCH"
+	support_use "$SHARED"
+}
+
+# box_stderr: a failed test shows the last box's stderr ($T/stderr; the
+# suites run each test in a subshell with a fresh scratch dir $T, see
+# in_scratch in tests/lib.sh).
+box_stderr() {
+	if [ -s "$T/stderr" ]; then
+		say "    the last box's stderr:"
+		head -n 20 "$T/stderr" | sed 's/^/      /'
+	fi
 }
 
 # start_dns HOLDER ADDR ADDR6 RECORD...: a DNS server (dnsmasq, Debian

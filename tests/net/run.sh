@@ -36,9 +36,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
 BOX_SECS=${NET_BOX_SECS:-60}
 
 passed=0
@@ -50,21 +47,14 @@ WHO_RUNS="uid $(id -u)"
 
 # say, expect, expect_match, expect_nomatch, expect_absent: tests/lib.sh,
 # beside this script's folder (copied there for the uid 65534 pass too);
-# the test hosts and the outer namespaces: netlab.sh, beside this script.
+# the test hosts, the outer namespaces, the copy for the uid 65534 pass
+# and box_stderr: netlab.sh, in ../net (this folder; net/ in the copy).
 . "$HERE/../lib.sh"
-. "$HERE/netlab.sh"
+# shellcheck source=netlab.sh
+. "$HERE/../net/netlab.sh"
+suite_paths
 
 is_root() { [ "$(id -u)" = 0 ]; }
-
-# A failed test shows the last box's stderr (in_scratch runs each test in a
-# subshell with a fresh scratch dir $T, its run records kept for
-# records_check).
-box_stderr() {
-	if [ -s "$T/stderr" ]; then
-		say "    the last box's stderr:"
-		head -n 20 "$T/stderr" | sed 's/^/      /'
-	fi
-}
 
 # boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
 # box, with a run record in $T/rec.json: OUT, ERR, RC. Returns 1 (and says
@@ -895,18 +885,7 @@ run_all() {
 
 # Binaries and artifacts in a temp dir every uid can read.
 setup_shared() {
-	SHARED=$(mktemp -d /tmp/polc-net.XXXXXX) || return 1
-	chmod 755 "$SHARED"
-	mkdir -p "$SHARED/bin" "$SHARED/art" || return 1
-	for f in polexec polc tests/net/netprobe tests/net/netserve; do
-		if [ ! -x "$B/$f" ]; then
-			say "net: $B/$f is missing: run make first"
-			return 1
-		fi
-		cp "$B/$f" "$SHARED/bin/" || return 1
-	done
-	cp "$HERE/run.sh" "$HERE/netlab.sh" "$SHARED/bin/" || return 1
-	support_copy "$SHARED" || return 1
+	netlab_shared net || return 1
 	for pol in "$HERE"/*.pol; do
 		name=$(basename "$pol" .pol)
 		if ! "$B/polc" build "$pol" -o "$SHARED/art/$name.polbin" \
@@ -916,15 +895,6 @@ setup_shared() {
 		fi
 	done
 	chmod -R a+rX "$SHARED"
-}
-
-use_shared() {
-	BIN=$SHARED/bin
-	ART=$SHARED/art
-	POLEXEC=$BIN/polexec
-	SCRATCH=$(mktemp -d /tmp/polc-net-run.XXXXXX) || exit 2
-	chmod 755 "$SCRATCH"
-	support_use "$SHARED"
 }
 
 # The DNS servers of the t_dns tests and t_filtered_dns_names, and the
@@ -960,7 +930,7 @@ if [ -n "${NET_INNER:-}" ]; then
 	# The unprivileged pass, started by the root pass below, in the same
 	# outer namespaces.
 	SHARED=$NET_INNER
-	use_shared
+	netlab_use net
 	run_all
 	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
 	say "net-pass: $passed passed, $failed failed, $validated records valid"
@@ -974,7 +944,7 @@ netlab_enter net "$@"
 setup_shared || fatal "cannot copy the binaries and build the policies"
 setup_outer || fatal "cannot build the test hosts"
 setup_dns || fatal "cannot start the DNS servers"
-use_shared
+netlab_use net
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
 unprivileged_pass net NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"}

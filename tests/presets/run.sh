@@ -155,8 +155,8 @@ t_mode_is_the_policys() {
 }
 
 # The harness presets build as their recipe uses them (docs/AGENTS.md),
-# carry their provider's allows, and mark each host-node grant that the
-# box's own view will replace.
+# carry their provider's allows, and give the box its own /tmp, /dev and
+# /proc (the view's), never the host's.
 t_agent_presets() {
 	for a in claude-code:api.anthropic.com codex:api.openai.com; do
 		n=${a%%:*}
@@ -168,20 +168,19 @@ t_agent_presets() {
 		expect "std/agent/$n: allows" "$(allows "$n")" "${a#*:}:443/tcp" ||
 			return 1
 		"$POLC" dump "$T/$n.polbin" >"$T/dump"
-		for want in '^    rw ~/.claude$|^    rw ~/.codex$' '^    rw /tmp$' \
-			'/dev/null' '^  env '; do
+		for want in '^    rw ~/.claude$|^    rw ~/.codex$' \
+			'^    tmpfs /tmp 256MiB$' '^    dev /dev$' '^    proc /proc$' \
+			'^  env '; do
 			expect_match "std/agent/$n: dump" "$(cat "$T/dump")" "$want" ||
 				return 1
 		done
-		# no grant of /proc itself (it would show other processes' environ)
-		expect_nomatch "std/agent/$n: no /proc grant" "$(cat "$T/dump")" \
-			'^    [a-z_ ]+ /proc$' || return 1
-		f=$STD/std/agent/$n.pol
-		for g in /tmp /dev/null /dev/urandom; do
-			expect_match "$n.pol: TODO(view) before the $g grant" \
-				"$(grep -B3 -E "^ +[a-z_ ]+ .*$g( |$)" "$f")" 'TODO\(view\)' ||
-				return 1
-		done
+		# no grant of the host's /tmp, /dev or /proc, or of anything in them
+		expect_nomatch "std/agent/$n: no host /tmp, /dev, /proc" \
+			"$(cat "$T/dump")" \
+			'^    (ro|rx|rw|rwx|allow [a-z_ ]+ on)( optional)?( follow)? /(tmp|dev|proc)(/|$)' ||
+			return 1
+		expect "$n.pol: no TODO(view) left" \
+			"$(grep -c 'TODO(view)' "$STD/std/agent/$n.pol")" 0 || return 1
 	done
 }
 
