@@ -427,11 +427,20 @@ static int cg_mkdir(const char *path)
 	return mkdir(path, 0755);
 }
 
+/*
+ * The file the child writes "0" to (cgroup_join). v1: "tasks", which moves
+ * the writing thread alone: the child has no other thread then, so it is
+ * the same move as through cgroup.procs, without the kernel's lock on
+ * every thread group, whose taking waits for an RCU grace period (up to
+ * 19 ms here; docs/BENCHMARKS.md). v2 moves single threads only inside a
+ * threaded subtree: cgroup.procs there.
+ */
 static int cg_open_procs(struct cg *c)
 {
 	char path[PATH_MAX];
 
-	if (join(path, sizeof(path), "%s/cgroup.procs", c->box) < 0)
+	if (join(path, sizeof(path), "%s/%s", c->box,
+		 c->version == 1 ? "tasks" : "cgroup.procs") < 0)
 		return -1;
 	c->procs_fd = open(path, O_WRONLY | O_CLOEXEC);
 	return c->procs_fd < 0 ? -1 : 0;
@@ -792,7 +801,7 @@ uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids)
 /*
  * After it: the child is in each of the box's cgroups, so everything it
  * becomes and starts is counted there. "0" moves the writer itself (the
- * same in v1 and v2).
+ * same in v1 and v2); the child is one thread (cg_open_procs).
  */
 void cgroup_join(void)
 {
