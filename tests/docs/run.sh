@@ -16,10 +16,10 @@ case $B in /*) ;; *) B=$ROOT/$B ;; esac
 POLC=$B/polc
 POLEXEC=$B/polexec
 tmp=$(mktemp -d /tmp/polc-docs.XXXXXX) || exit 2
-# ~ is bound outside /tmp: a block that grants rw /tmp would otherwise
-# grant an ancestor of HOME, which polexec refuses.
-mkdir -p "$B/tests" && home=$(mktemp -d "$B/tests/docs-home.XXXXXX") ||
-	exit 2
+# ~ is outside /tmp (and the tree, which may be under it): a block that
+# grants rw /tmp would otherwise grant an ancestor of HOME, which polexec
+# refuses.
+home=$(mktemp -d /var/tmp/polc-docs-home.XXXXXX) || exit 2
 trap 'rm -rf "$tmp" "$home"' EXIT
 chmod 755 "$tmp" "$home"
 pass=0
