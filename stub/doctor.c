@@ -94,13 +94,13 @@ static int check_ns(const char *what, const char *ns, int root_suffices)
 static int check_landlock(const struct ll_spec *l)
 {
 	char detail[240];
-	int abi = sys_landlock_create_ruleset(NULL, 0,
-					      LANDLOCK_CREATE_RULESET_VERSION);
-	int require = l->mode == POLBIN_LL_REQUIRE;
+	int require = l->mode == POLBIN_LL_REQUIRE, abi;
 	const char *status = "found";
 
 	if (!l->present)
 		return 0;
+	abi = sys_landlock_create_ruleset(NULL, 0,
+					  LANDLOCK_CREATE_RULESET_VERSION);
 	if (abi < 0) {
 		snprintf(detail, sizeof(detail),
 			 "Landlock is unavailable (%s); the policy asks for "
