@@ -267,6 +267,11 @@ cmds = {
     "curl": ["/bin/sh", "-c", curl_cmd],
     "curl-ka": ["/bin/sh", "-c", curl_ka_cmd],
 }
+# REAL_ONLY="curl curl-ka": those workloads alone (a quick look, not a
+# report to keep)
+only = os.environ.get("REAL_ONLY", "").split()
+if only:
+    cmds = {n: c for n, c in cmds.items() if n in only}
 # the policy of each (curl-ka: curl's, start: shell's), and its workspace
 # (fx/NAME, or its policy's)
 art = {n: n for n in cmds}
@@ -344,6 +349,20 @@ for n in cmds:
                  f"{p:.1f} ({low[n, 'polexec']:.1f}) | "
                  f"{q:.1f} ({low[n, 'bwrap']:.1f}) | {p / b:.3f}x | "
                  f"{q / b:.3f}x | {p - b:+.1f} | {q - b:+.1f} |")
+# Paired: each round runs the three ways back to back, so the ratio
+# within a round cancels what drifts between rounds (this machine's
+# medians spread by a fifth); the median of those ratios, and the
+# rounds' spread of them (lowest and highest).
+lines += ["", "paired: the median of each round's ratio to that round's bare "
+          "(lowest - highest)",
+          "| workload | polexec/bare | bwrap/bare | polexec/bwrap |",
+          "|---|---|---|---|"]
+def paired(a, c):
+    r = [x / y for x, y in zip(t[n, a], t[n, c])]
+    return f"{statistics.median(r):.3f}x ({min(r):.2f} - {max(r):.2f})"
+for n in cmds:
+    lines.append(f"| {n} | {paired('polexec', 'bare')} | "
+                 f"{paired('bwrap', 'bare')} | {paired('polexec', 'bwrap')} |")
 lines += ["", "peak RSS in KiB, medians: the workload's (time -v inside), "
           "and the way's tree (time -v outside; bwrap: bwrap's own)",
           "| workload | bare | polexec | bwrap | polexec, outside | bwrap, outside |",

@@ -282,6 +282,8 @@ static int helper_main(void *arg)
 {
 	(void)arg;
 	boxns_helper_enter(); /* boxns.c: user + net, lo up */
+	if (N.spec->nloopback)
+		pasta_quickack();
 	if (N.spec->mode == POLBIN_NET_FILTERED) {
 		N.nlfd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				NETLINK_NETFILTER);

@@ -301,9 +301,11 @@ t_harness_test_hosts() {
 # loopback is another namespace's.
 t_none_no_route_no_host_loopback() {
 	boxp "$ART/net_none.polbin" -- routes "tcp $H1 8080" \
-		"tcp 127.0.0.1 $LO_OK" "udp $H1 5353" || return 1
+		"tcp 127.0.0.1 $LO_OK" "udp $H1 5353" quickack || return 1
 	expect "routes in the box" "$(res routes)" \
 		"default4=no default6=no" &&
+		expect "no pasta, so the kernel's loopback routes" \
+			"$(res quickack)" "127.0.0.1=no ::1=no" &&
 		expect "h1 from the box" "$(res "tcp $H1 8080")" \
 			"errno=ENETUNREACH" &&
 		expect "udp h1 from the box" "$(res "udp $H1 5353")" \
@@ -322,11 +324,14 @@ t_none_no_route_no_host_loopback() {
 
 # net none with `loopback 39201`: the listed host loopback port is
 # reachable at the box's own 127.0.0.1, another is not, and there is
-# still no route.
+# still no route. The box's routes to its own loopback acknowledge at
+# once (pasta.c: pasta's splice writes with Nagle on).
 t_none_loopback_listed_port() {
 	before=$(pasta_pids)
 	boxp "$ART/loopback.polbin" -- routes "tcp 127.0.0.1 $LO_OK" \
-		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" || return 1
+		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" quickack || return 1
+	expect "quickack on the box's loopback routes" "$(res quickack)" \
+		"127.0.0.1=yes ::1=yes" || return 1
 	reached "listed host loopback port" "tcp 127.0.0.1 $LO_OK" \
 		"lo:$LO_OK/tcp" &&
 		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
