@@ -58,6 +58,21 @@ static int parse_cidr(struct sema *s, const struct ast_word *w,
 	return 0;
 }
 
+/* Words someone writing a firewall rule may put beside an address; none
+ * has a dot, and a one-label host of that name is not worth the mistake. */
+static int net_word(const char *name)
+{
+	static const char *const words[] = {
+	    "port", "ports", "dport", "sport", "proto", "protocol", "to",
+	    "from", "host",  "any",   "all",   "icmp",	"allow",    "deny"};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(name, words[i]))
+			return 1;
+	return 0;
+}
+
 /* ADDR[:PORTS] where ADDR is [v6], a v4 or v6 CIDR, a name or ${VAR}. */
 static int parse_entry(struct sema *s, const struct ast_word *w,
 		       struct ir_net_entry *e, int allow_names)
@@ -118,6 +133,16 @@ static int parse_entry(struct sema *s, const struct ast_word *w,
 			addr[i] = (char)tolower((unsigned char)addr[i]);
 		if (!ir_is_hostname(addr))
 			goto bad;
+		if (net_word(addr)) {
+			/* `allow 10.0.0.0/8 port 443` would pin a host
+			 * named "port": caught here, not at run time */
+			diag_error(s->d, w->loc,
+				   "'%s' is a word, not a host name: a port "
+				   "follows its address, as in "
+				   "example.com:443 or 10.0.0.0/8:443",
+				   addr);
+			return -1;
+		}
 		if (ir_reads_as_ipv4(addr, a)) {
 			/* a libc would connect to the address, polexec
 			 * would look the name up: refused, never guessed */
