@@ -38,13 +38,37 @@
 
 static int errfd = -1;
 
+/* pasta's arguments; a caller who is not root ends them before --runas. */
+static const char *const pasta_argv[] = {"pasta",
+					 "-f",
+					 "-q",
+					 "--config-net",
+					 "--no-map-gw",
+					 "-t",
+					 "none",
+					 "-u",
+					 "none",
+					 "-T",
+					 "none",
+					 "-U",
+					 "none",
+					 "-P",
+					 "/proc/self/fd/5",
+					 "--userns",
+					 "/proc/self/fd/3",
+					 "--netns",
+					 "/proc/self/fd/4",
+					 "--runas",
+					 "0",
+					 NULL};
+
 static _Noreturn void exec_pasta(const char *path, int userfd, int netfd,
 				 int pidw, pid_t parent)
 {
-	const char *argv[32];
+	const char *argv[sizeof(pasta_argv) / sizeof(pasta_argv[0])];
 	char *const envp[] = {NULL};
 	sigset_t none;
-	int n = 0, devnull;
+	int devnull;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
 	    getppid() != parent)
@@ -59,30 +83,9 @@ static _Noreturn void exec_pasta(const char *path, int userfd, int netfd,
 	    dup2(errfd, 2) < 0 || dup2(userfd, 3) < 0 || dup2(netfd, 4) < 0 ||
 	    dup2(pidw, 5) < 0 || sys_close_range(6, ~0U, 0) < 0)
 		_exit(126);
-	argv[n++] = "pasta";
-	argv[n++] = "-f";
-	argv[n++] = "-q";
-	argv[n++] = "--config-net";
-	argv[n++] = "--no-map-gw";
-	argv[n++] = "-t";
-	argv[n++] = "none";
-	argv[n++] = "-u";
-	argv[n++] = "none";
-	argv[n++] = "-T";
-	argv[n++] = "none";
-	argv[n++] = "-U";
-	argv[n++] = "none";
-	if (boxns_is_root()) {
-		argv[n++] = "--runas";
-		argv[n++] = "0";
-	}
-	argv[n++] = "-P";
-	argv[n++] = "/proc/self/fd/5";
-	argv[n++] = "--userns";
-	argv[n++] = "/proc/self/fd/3";
-	argv[n++] = "--netns";
-	argv[n++] = "/proc/self/fd/4";
-	argv[n] = NULL;
+	memcpy(argv, pasta_argv, sizeof(argv));
+	if (!boxns_is_root())
+		argv[sizeof(argv) / sizeof(argv[0]) - 3] = NULL;
 	execve(path, (char *const *)(uintptr_t)argv, envp);
 	_exit(127);
 }
