@@ -160,11 +160,18 @@ int artifact_implements(uint32_t type);
  * "/NAME" components, none empty, "." or "..", no control character. */
 int ll_path_ok(const char *s);
 
-/* Does the box's network need pasta (filtered, or host loopback ports)? */
-static inline int net_needs_pasta(const struct net_spec *s)
+/* Is the box's network namespace made before the box (net.c's helper):
+ * for pasta, or for the relay's listeners (host loopback ports)? */
+static inline int net_needs_pair(const struct net_spec *s)
 {
 	return s->present &&
 	       (s->mode == POLBIN_NET_FILTERED || s->nloopback > 0);
+}
+
+/* Does the box's network need pasta (`net filtered`)? */
+static inline int net_needs_pasta(const struct net_spec *s)
+{
+	return s->present && s->mode == POLBIN_NET_FILTERED;
 }
 
 /* Names by bit: 17 fs rights, 2 net rights, 2 scopes; the limits. */

@@ -17,7 +17,8 @@
  *   env       secrets need a mount namespace of the box's own: root, or
  *             a user namespace
  *   net       the box's network namespace (a user namespace when not
- *             root), and for pasta the binary and /dev/net/tun; a user
+ *             root, or with pasta or loopback ports), and for pasta
+ *             (`net filtered`) the binary and /dev/net/tun; a user
  *             namespace that cannot be made names the likely cause
  *             (userns.c: the sysctls, AppArmor's restriction) and the fix
  *   any other critical section (a newer layer, a marker of a layer polc
@@ -142,10 +143,11 @@ static int check_net(const struct policy *p)
 
 	if (!n->present)
 		return 0;
+	/* the pair (net.c) is a user namespace's, root's too */
 	missing = check_ns(n->mode == POLBIN_NET_FILTERED ? "net filtered"
 			   : n->nloopback		  ? "net loopback"
 							  : "net none",
-			   "network", !pasta);
+			   "network", !net_needs_pair(n));
 	if (pasta && !net_pasta_path()) {
 		line("pasta", "MISSING",
 		     "install the Debian package passt (/usr/bin/pasta)");

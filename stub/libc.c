@@ -27,6 +27,18 @@
  * strstr: musl's two-way search is 1.3 KiB; polexec looks for short words
  * in a few KiB of text, where the plain search does as well.
  *
+ * fork: musl's (1.8 KiB with the rwlocks and timed waits it pulls in)
+ * runs atfork handlers and resets its thread list, locks and the child's
+ * thread id; polexec runs one thread and registers no handler, so the
+ * child needs only the system call. The child's musl thread struct keeps
+ * the parent's thread id, which raise() and pthread_*() would use:
+ * polexec calls neither.
+ *
+ * sigaction, signal: musl's (0.6 KiB) also serve its threads' internal
+ * signals and the locks of abort(); for polexec's one thread each is the
+ * system call, with musl's own return trampoline (__restore_rt) as the
+ * kernel's restorer, as musl passes it.
+ *
  * Only the static build defines POLEXEC_OWN_LIBC (stub/stub.mk); the fuzz
  * harness and every other build use their libc's.
  */
@@ -40,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -308,6 +321,54 @@ char *strstr(const char *h, const char *n)
 		if (!strncmp(h, n, len))
 			return (char *)(uintptr_t)h;
 	return len ? NULL : (char *)(uintptr_t)h;
+}
+
+pid_t fork(void)
+{
+	return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+}
+
+/* The kernel's struct sigaction (x86-64 and arm64 order). */
+struct k_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	unsigned long mask;
+};
+
+void __restore_rt(void); /* musl's: the rt_sigreturn system call */
+
+#define K_SA_RESTORER 0x04000000
+
+int sigaction(int sig, const struct sigaction *restrict sa,
+	      struct sigaction *restrict old)
+{
+	struct k_sigaction k, was;
+
+	if (sa) {
+		k.handler = sa->sa_handler;
+		k.flags = (unsigned long)sa->sa_flags | K_SA_RESTORER;
+		k.restorer = __restore_rt;
+		memcpy(&k.mask, &sa->sa_mask, sizeof(k.mask));
+	}
+	if (syscall(SYS_rt_sigaction, sig, sa ? &k : NULL, old ? &was : NULL,
+		    sizeof(k.mask)) < 0)
+		return -1;
+	if (old) {
+		memset(old, 0, sizeof(*old));
+		old->sa_handler = was.handler;
+		old->sa_flags = (int)was.flags;
+		memcpy(&old->sa_mask, &was.mask, sizeof(was.mask));
+	}
+	return 0;
+}
+
+void (*signal(int sig, void (*handler)(int)))(int)
+{
+	struct sigaction sa = {.sa_handler = handler, .sa_flags = SA_RESTART},
+			 old;
+
+	return sigaction(sig, &sa, &old) < 0 ? SIG_ERR : old.sa_handler;
 }
 
 int fstatat(int dfd, const char *restrict path, struct stat *restrict st,

@@ -4,9 +4,10 @@
  *
  * `net none` without loopback ports needs nothing from here: the box child
  * unshares a network namespace of its own (boxns.c). Everything else needs
- * pasta, and pasta must join the namespaces before the command starts,
- * while the box child (CLONE_VFORK) keeps polexec suspended. So the pair
- * is made first, by a short-lived helper:
+ * that namespace made before the box: pasta (`net filtered`) must join
+ * it, and the relay of loopback ports (relay.c) listens in it, while the
+ * box child (CLONE_VFORK) keeps polexec suspended. So the pair is made
+ * first, by a short-lived helper:
  *
  *   net_plan      (parent) the tier; pasta found; namespaces asked for
  *   net_prepare   (parent) names resolved once and pinned, ${VAR} entries
@@ -15,15 +16,16 @@
  *                 box's /etc/hosts and resolv.conf
  *   net_start     (parent) the helper (CLONE_VM | CLONE_VFORK |
  *                 CLONE_FILES) makes the user and network namespaces,
- *                 brings lo up, installs the table and leaves behind, in
- *                 our fd table, both namespaces and the netlink socket it
- *                 used; then pasta is started on them and waited for
+ *                 brings lo up, installs the table, listens on the
+ *                 loopback ports and leaves behind, in our fd table, both
+ *                 namespaces, the listeners and the netlink socket it
+ *                 used; then the relay and pasta are started on them
  *   (box child)   joins the pair (boxns.c) and, in its own mount
  *                 namespace, sees the pinned hosts file and a resolv.conf
  *                 naming no resolver (net_child_mounts)
  *   net_finish    (parent, after the box exited) the evidence sets read
  *                 through the kept socket, which also kept the namespace
- *                 alive; pasta stopped
+ *                 alive; pasta and the relay stopped
  *
  * The box cannot change the table: it holds no capability once child.c has
  * dropped them, and the seccomp companion rules refuse netlink sockets
@@ -35,6 +37,7 @@
 #include "nfnl.h"
 #include "pasta.h"
 #include "protect.h"
+#include "relay.h"
 #include "resolve.h"
 
 #include <arpa/inet.h>
@@ -105,15 +108,16 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	}
 	l->tier = TIER_ENFORCED;
 	boxns_want(BOXNS_NET);
-	if (net_needs_pasta(s)) {
-		/* pasta joins a user and network namespace pair. */
+	if (relay_ports(s) > RELAY_MAX_PORTS)
+		die("net: `loopback` lists %u ports; polexec relays at most %d",
+		    relay_ports(s), RELAY_MAX_PORTS);
+	/* The pair: a user and network namespace made before the box. */
+	if (net_needs_pair(s))
 		boxns_want(BOXNS_USER | BOXNS_MOUNT);
+	if (net_needs_pasta(s)) {
 		if (!net_pasta_path())
-			die("net: `net %s` needs pasta (Debian package "
-			    "passt), not found in /usr/bin or /usr/local/bin",
-			    s->mode == POLBIN_NET_FILTERED ? "filtered"
-							   : "none` with "
-							     "`loopback");
+			die("net: `net filtered` needs pasta (Debian package "
+			    "passt), not found in /usr/bin or /usr/local/bin");
 		if (!net_tun_usable())
 			die("net: pasta needs /dev/net/tun, which this user "
 			    "may not open for reading and writing (udev's "
@@ -252,7 +256,7 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 	const struct net_spec *s = &p->net;
 	uint32_t i;
 
-	if (!net_needs_pasta(s))
+	if (!net_needs_pair(s))
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
 	for (i = 0; i < s->nruntime; i++) {
@@ -282,8 +286,7 @@ static int helper_main(void *arg)
 {
 	(void)arg;
 	boxns_helper_enter(); /* boxns.c: user + net, lo up */
-	if (N.spec->nloopback)
-		pasta_quickack();
+	relay_listen(N.spec);
 	if (N.spec->mode == POLBIN_NET_FILTERED) {
 		N.nlfd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				NETLINK_NETFILTER);
@@ -321,10 +324,12 @@ static void make_pair(void)
 
 void net_start(void)
 {
-	if (!N.spec || !net_needs_pasta(N.spec))
+	if (!N.spec || !net_needs_pair(N.spec))
 		return;
 	make_pair();
-	N.pasta_pid = pasta_start(net_pasta_path(), N.spec, N.userfd, N.netfd);
+	relay_start();
+	if (net_needs_pasta(N.spec))
+		N.pasta_pid = pasta_start(net_pasta_path(), N.userfd, N.netfd);
 }
 
 /* --- in the box child ---------------------------------------------------- */
@@ -456,9 +461,10 @@ void net_finish(void)
 	net_abort();
 }
 
-/* Also the refusal path: no pasta outlives polexec's decision. */
+/* Also the refusal path: no pasta or relay outlives polexec's decision. */
 void net_abort(void)
 {
+	relay_stop();
 	if (N.pasta_pid > 0)
 		pasta_stop(N.pasta_pid);
 	N.pasta_pid = 0;
@@ -478,7 +484,7 @@ void net_record(struct text *t, int refused)
 	text_add(t, ",\"mode\":\"%s\",\"egress\":\"%s\"",
 		 s->mode == POLBIN_NET_FILTERED ? "filtered" : "none",
 		 s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
-		 : s->nloopback			? "loopback ports via pasta"
+		 : s->nloopback			? "loopback ports via polexec"
 						: "none");
 	text_add(t, ",\"loopback\":[");
 	for (i = 0; i < s->nloopback; i++)

@@ -12,7 +12,7 @@ POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
                 stub/child.c stub/init.c stub/view.c stub/doctor.c \
                 stub/supervise.c stub/denials.c stub/obs_paths.c \
                 stub/obs_decode.c stub/llaudit.c stub/sbpf.c stub/resolve.c \
-                stub/boxns.c stub/cgroup.c stub/pasta.c stub/nfnl.c \
+                stub/boxns.c stub/cgroup.c stub/pasta.c stub/relay.c stub/nfnl.c \
                 stub/userns.c stub/vars.c stub/util.c stub/names.c stub/libc.c \
                 artifact/polbin_read.c artifact/sha256.c
 POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \

@@ -35,6 +35,7 @@ H3_6=fd77:3::2
 # Host loopback ports (servers on the outer namespace's 127.0.0.1).
 LO_OK=39201
 LO_NO=39202
+LO_ECHO=39203 # an echo server, on the outer namespace's 127.0.0.1 and ::1
 
 # fatal MESSAGE: the harness could not be built; the suite fails.
 fatal() {
@@ -134,7 +135,8 @@ setup_outer() {
 		udp:5354 &&
 		start_server "$HOLDER_2" :: h2 tcp:8080 tcp:80 udp:5353 &&
 		start_server "$HOLDER_3" :: h3 tcp:8080 tcp:80 &&
-		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO || return 1
+		start_server "" 127.0.0.1 lo tcp:$LO_OK tcp:$LO_NO &&
+		start_server "" :: echo echo:$LO_ECHO || return 1
 	# The first IPv6 exchange after the links came up can take over a
 	# probe's 1.5 s (neighbour discovery on fresh links): wait, bounded,
 	# until h1 answers on both families from here, so no test gets the

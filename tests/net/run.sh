@@ -233,6 +233,16 @@ pasta_pids() {
 	done | sort
 }
 
+# polexec_pids: processes named polexec alive (not zombies) here: a
+# running polexec, its box's pid 1, its relay of loopback ports.
+polexec_pids() {
+	for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = polexec ] || continue
+		st=$(sed 's/.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f1)
+		[ "$st" != Z ] && [ -n "$st" ] && printf '%s\n' "${d#/proc/}"
+	done | sort
+}
+
 # no_new_pasta BEFORE: no pasta is alive that was not in BEFORE.
 no_new_pasta() {
 	new=$(pasta_pids | grep -Fxv -- "$(printf '%s\nnone' "$1")")
@@ -265,7 +275,20 @@ t_unprivileged_needs_tun() {
 		expect_match "names the device" "$(cat "$T/stderr")" \
 			'/dev/net/tun' &&
 		expect_absent "the command never ran" "$T/canary" &&
-		expect "root with the same node: exit" "$(cat "$T/rc-root")" 0
+		expect "root with the same node: exit" "$(cat "$T/rc-root")" 0 ||
+		return 1
+	# loopback ports need no pasta, so no tun: uid 65534 reaches one
+	unshare --mount --propagation private /bin/sh -c "
+		mount --bind '$T/dev/tun' /dev/net/tun &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			'$POLEXEC' '$ART/loopback.polbin' -- \
+			'$BIN/netprobe' tcp 127.0.0.1 $LO_OK >'$T/lo-out' \
+			2>'$T/lo-err'
+		echo \$? >'$T/lo-rc'" </dev/null >/dev/null 2>&1
+	expect "uid 65534 with a 0600 tun, loopback ports: exit" \
+		"$(cat "$T/lo-rc")" 0 &&
+		expect "and the port reached" "$(cat "$T/lo-out")" \
+			"tcp 127.0.0.1 $LO_OK: lo:$LO_OK/tcp"
 }
 
 # The harness itself: the test hosts answer, from here, on every port the
@@ -301,11 +324,9 @@ t_harness_test_hosts() {
 # loopback is another namespace's.
 t_none_no_route_no_host_loopback() {
 	boxp "$ART/net_none.polbin" -- routes "tcp $H1 8080" \
-		"tcp 127.0.0.1 $LO_OK" "udp $H1 5353" quickack || return 1
+		"tcp 127.0.0.1 $LO_OK" "udp $H1 5353" || return 1
 	expect "routes in the box" "$(res routes)" \
 		"default4=no default6=no" &&
-		expect "no pasta, so the kernel's loopback routes" \
-			"$(res quickack)" "127.0.0.1=no ::1=no" &&
 		expect "h1 from the box" "$(res "tcp $H1 8080")" \
 			"errno=ENETUNREACH" &&
 		expect "udp h1 from the box" "$(res "udp $H1 5353")" \
@@ -322,16 +343,28 @@ t_none_no_route_no_host_loopback() {
 		"tcp 127.0.0.1 $LO_OK: box:$LO_OK/tcp"
 }
 
-# net none with `loopback 39201`: the listed host loopback port is
+# net none with `loopback 39201 39203`: the listed host loopback port is
 # reachable at the box's own 127.0.0.1, another is not, and there is
-# still no route. The box's routes to its own loopback acknowledge at
-# once (pasta.c: pasta's splice writes with Nagle on).
+# still no route. polexec relays the ports itself (relay.c), no pasta:
+# 4 MiB through the echo server come back whole and in order over
+# 127.0.0.1, 1 MB over ::1 (both ways at once, then the box's half-close
+# passed on: the echo server ends only after it).
 t_none_loopback_listed_port() {
 	before=$(pasta_pids)
 	boxp "$ART/loopback.polbin" -- routes "tcp 127.0.0.1 $LO_OK" \
-		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" quickack || return 1
-	expect "quickack on the box's loopback routes" "$(res quickack)" \
-		"127.0.0.1=yes ::1=yes" || return 1
+		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" \
+		"echo 127.0.0.1 $LO_ECHO 4194304" "echo ::1 $LO_ECHO 1000000" \
+		"tcp ::1 $LO_OK" || return 1
+	# the host's server on 39201 listens on 127.0.0.1 alone: the box's
+	# ::1 reaches it there, as a client of `localhost` trying both would
+	reached "listed port over ::1, the host's on 127.0.0.1" \
+		"tcp ::1 $LO_OK" "lo:$LO_OK/tcp" || return 1
+	expect "4 MiB echoed over 127.0.0.1" \
+		"$(res "echo 127.0.0.1 $LO_ECHO 4194304")" "4194304 bytes back" &&
+		expect "1 MB echoed over ::1" \
+			"$(res "echo ::1 $LO_ECHO 1000000")" "1000000 bytes back" &&
+		expect "record: egress" "$(rec .layers.net.egress)" \
+			"loopback ports via polexec" || return 1
 	reached "listed host loopback port" "tcp 127.0.0.1 $LO_OK" \
 		"lo:$LO_OK/tcp" &&
 		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
@@ -750,13 +783,40 @@ t_filtered_box_cannot_ptrace_pasta() {
 			"$(res "ptrace $(res sleep)")" ok
 }
 
+# The relay of loopback ports has sockets in the caller's network and is
+# the box's uid, but it is polexec's fork, so not dumpable, and its user
+# namespace is the caller's, where the box has no capability: the box may
+# not ptrace it (nor polexec). The box has no pid namespace here, so it
+# sees both. Twin: its own sleep.
+t_loopback_box_cannot_ptrace_relay() {
+	boxsh "$ART/loopback.polbin" -- /bin/sh -c "
+		for d in /proc/[0-9]*; do
+			[ \"\$(cat \$d/comm 2>/dev/null)\" = polexec ] &&
+				'$BIN/netprobe' ptrace \${d#/proc/}
+		done | sed 's/^ptrace [0-9]*: /polexec: /'
+		/bin/sleep 3 & echo \"sleep: \$!\"
+		'$BIN/netprobe' ptrace \$!; kill \$!" ||
+		return 1
+	expect "ptrace of polexec and its relay from the box" \
+		"$(printf '%s\n' "$OUT" | grep '^polexec: ' | sort -u)" \
+		"polexec: errno=EPERM" &&
+		expect "both seen" \
+			"$(printf '%s\n' "$OUT" | grep -c '^polexec: ')" 2 &&
+		expect "ptrace the box's own sleep" \
+			"$(res "ptrace $(res sleep)")" ok
+}
+
 # Filtered with a loopback port: the listed host loopback port and the
 # allowed host, nothing else.
 t_filtered_loopback_port() {
 	boxp "$ART/filtered-lo.polbin" -- "tcp 127.0.0.1 $LO_OK" \
-		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" "tcp $H1 80" || return 1
+		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" "tcp $H1 80" \
+		"echo 127.0.0.1 $LO_ECHO 1000000" || return 1
 	reached "listed host loopback port" "tcp 127.0.0.1 $LO_OK" \
 		"lo:$LO_OK/tcp" &&
+		expect "1 MB echoed through the relay" \
+			"$(res "echo 127.0.0.1 $LO_ECHO 1000000")" \
+			"1000000 bytes back" &&
 		blocked "unlisted host loopback port" "tcp 127.0.0.1 $LO_NO" &&
 		reached "h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
 		blocked "h1:80" "tcp $H1 80" &&
@@ -780,6 +840,39 @@ t_filtered_loopback_port() {
 		"tcp 127.0.0.1 $LO_NO: box:$LO_NO/tcp" &&
 		expect "no refusal recorded" \
 			"$(rec '[.denials[] | select(.action == "refused")] | length')" 0
+}
+
+# The relay of loopback ports (a polexec process outside the box) ends
+# with the box, and with polexec when polexec is SIGKILLed (no cleanup
+# runs: its parent-death signal); the twin: while the box runs it relays,
+# and is seen by the same check.
+t_no_relay_left_behind() {
+	boxsh "$ART/loopback.polbin" -- /bin/true || return 1
+	expect "exit of /bin/true" "$RC" 0 &&
+		expect "no polexec process left" "$(polexec_pids)" "" ||
+		return 1
+	"$POLEXEC" "$ART/loopback.polbin" -- /bin/sh -c \
+		"'$BIN/netprobe' tcp 127.0.0.1 $LO_OK; exec /bin/sleep 10" \
+		>"$T/out" 2>"$T/err" &
+	pe=$!
+	i=0
+	while [ $i -lt 50 ] && ! grep -q "lo:$LO_OK/tcp" "$T/out"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	others=$(polexec_pids | grep -vx "$pe")
+	kill -KILL $pe
+	wait $pe
+	expect "relayed while the box ran" "$(res "tcp 127.0.0.1 $LO_OK" \
+		"$(cat "$T/out")")" "lo:$LO_OK/tcp" &&
+		expect_match "the relay seen while it ran" "$others" '^[0-9]' ||
+		return 1
+	i=0
+	while [ $i -lt 50 ] && [ -n "$(polexec_pids)" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect "no polexec process left after SIGKILL" "$(polexec_pids)" ""
 }
 
 # polexec leaves no pasta behind: after a box exits, after it fails, and
@@ -872,6 +965,8 @@ t_dns_bad_servers
 t_filtered_sockets_refused
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
+t_no_relay_left_behind
+t_loopback_box_cannot_ptrace_relay
 t_filtered_loopback_port
 t_no_pasta_left_behind
 t_unprivileged_needs_tun

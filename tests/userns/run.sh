@@ -40,7 +40,7 @@ SHARED=$(mktemp -d /tmp/polc-userns.XXXXXX) || exit 2
 trap 'rm -rf "$SHARED"' EXIT
 chmod 755 "$SHARED"
 cp "$B/polexec" "$B/polc" "$SHARED/" || exit 2
-for pol in net_none filtered; do
+for pol in net_none filtered loopback; do
 	"$B/polc" build "$ROOT/tests/net/$pol.pol" -o "$SHARED/$pol.polbin" ||
 		exit 2
 done
@@ -92,6 +92,20 @@ t_refusal_names_max_user_namespaces() {
 		'may not create'
 }
 
+# Loopback ports too: their listeners are in the pair, a user
+# namespace's whoever the caller (relay.c, net.c).
+t_loopback_refusal_names_it() {
+	in_userns "'$SHARED/polexec' '$SHARED/loopback.polbin' -- \
+		/bin/sh -c 'echo ran >$T/canary'; echo rc=\$?"
+	expect_match "exit" "$(cat "$T/out")" 'rc=125' &&
+		expect_match "names the cause" "$(cat "$T/out")" "$CAUSE" &&
+		expect_absent "the command never ran" "$T/canary" || return 1
+	# twin: where namespaces may be made (and no pasta is needed), it runs
+	unshare --user --map-root-user --net "$SHARED/polexec" \
+		"$SHARED/loopback.polbin" -- /bin/echo ran >"$T/out2" 2>&1
+	expect "twin" "$(cat "$T/out2")" ran
+}
+
 # uid 65534: `net none` needs a user namespace of its own.
 t_unprivileged_refusal_names_it() {
 	in_userns "setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -109,9 +123,12 @@ t_unprivileged_refusal_names_it() {
 
 t_doctors_name_it() {
 	in_userns "'$SHARED/polexec' --doctor '$SHARED/filtered.polbin'
-		echo rc=\$?; '$SHARED/polc' doctor"
+		echo rc=\$?; '$SHARED/polc' doctor
+		'$SHARED/polexec' --doctor '$SHARED/loopback.polbin'"
 	expect_match "polexec --doctor: missing" "$(cat "$T/out")" \
 		"^  net filtered +MISSING .*$CAUSE" &&
+		expect_match "polexec --doctor, loopback ports: missing" \
+			"$(cat "$T/out")" "^  net loopback +MISSING .*$CAUSE" &&
 		expect_match "polexec --doctor: exit" "$(cat "$T/out")" 'rc=1' &&
 		expect_match "polc doctor" "$(cat "$T/out")" \
 			"^  user namespaces +MISSING +not available to this user: $CAUSE" ||
@@ -187,7 +204,8 @@ t_install_apparmor_into_destdir() {
 			"$(find "$T/stage" -type f | wc -l)" 0
 }
 
-for t in t_refusal_names_max_user_namespaces t_unprivileged_refusal_names_it \
+for t in t_refusal_names_max_user_namespaces t_loopback_refusal_names_it \
+	t_unprivileged_refusal_names_it \
 	t_doctors_name_it t_apparmor_profile_compiles \
 	t_install_apparmor_into_destdir; do
 	in_scratch "$t"

@@ -17,10 +17,9 @@
 //   iouring            io_uring_setup(1, params)
 //   routes             "routes: default4=yes|no default6=yes|no", from
 //                      /proc/net/route and /proc/net/ipv6_route
-//   quickack           "quickack: 127.0.0.1=yes|no ::1=yes|no": whether
-//                      the route the namespace uses for its own loopback
-//                      address (table local; for ::1 the lowest metric)
-//                      carries the quickack metric (RTM_GETROUTE dump)
+//   echo HOST PORT N   send N bytes to an echo server while reading
+//                      back, then shut down and read to the end: "N bytes
+//                      back" when every byte came back in order
 //   ptrace WHO         PTRACE_ATTACH to WHO: a pid, or the first process
 //                      of our real uid whose comm starts with WHO (not
 //                      this one): "ptrace WHO: ok" (then detached) or the
@@ -39,7 +38,6 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -264,90 +262,58 @@ static int probe_routes(void)
 	return 0;
 }
 
-// The RTAX_QUICKACK value in an RTA_METRICS nest, or 0.
-static unsigned metric_quickack(const struct rtattr *m)
+// Sends n bytes (a pattern) while reading back what comes, then shuts
+// its side down and reads to the end: "N bytes back" when all of them
+// came back in order; the server (netserve echo:PORT) echoes.
+static int probe_echo(const char *host, const char *port, const char *count)
 {
-	int len = (int)RTA_PAYLOAD(m);
-	for (const struct rtattr *a = RTA_DATA(m); RTA_OK(a, len);
-	     a = RTA_NEXT(a, len))
-		if (a->rta_type == RTAX_QUICKACK &&
-		    RTA_PAYLOAD(a) >= sizeof(unsigned))
-			return *(const unsigned *)RTA_DATA(a);
-	return 0;
-}
-
-// Dumps FAMILY's routes: whether the local-table route to the loopback
-// address (the one of lowest metric) has quickack; -1 when there is none.
-static int loopback_quickack(int family)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -1;
-	struct {
-		struct nlmsghdr h;
-		struct rtmsg r;
-	} req = {{sizeof(req), RTM_GETROUTE, NLM_F_REQUEST | NLM_F_DUMP, 1, 0},
-		 {.rtm_family = (unsigned char)family}};
-	if (send(fd, &req, sizeof(req), 0) < 0) {
-		close(fd);
-		return -1;
-	}
-	static char buf[65536] __attribute__((aligned(4)));
-	size_t alen = family == AF_INET ? 4 : 16;
-	unsigned char want[16] = {0};
-	if (family == AF_INET)
-		memcpy(want, "\177\0\0\1", 4);
-	else
-		want[15] = 1;
-	int found = -1;
-	unsigned best = ~0u;
-	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		if (n <= 0)
-			break;
-		int len = (int)n;
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf;
-		     NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-			if (h->nlmsg_type == NLMSG_DONE ||
-			    h->nlmsg_type == NLMSG_ERROR) {
-				close(fd);
-				return found;
-			}
-			struct rtmsg *r = NLMSG_DATA(h);
-			if (h->nlmsg_type != RTM_NEWROUTE ||
-			    r->rtm_table != RT_TABLE_LOCAL ||
-			    r->rtm_type != RTN_LOCAL ||
-			    r->rtm_dst_len != alen * 8)
-				continue;
-			int alen_left = (int)RTM_PAYLOAD(h), is_lo = 0;
-			unsigned prio = 0, qa = 0;
-			for (struct rtattr *a = RTM_RTA(r);
-			     RTA_OK(a, alen_left); a = RTA_NEXT(a, alen_left)) {
-				if (a->rta_type == RTA_DST &&
-				    RTA_PAYLOAD(a) == alen &&
-				    memcmp(RTA_DATA(a), want, alen) == 0)
-					is_lo = 1;
-				else if (a->rta_type == RTA_PRIORITY)
-					prio = *(unsigned *)RTA_DATA(a);
-				else if (a->rta_type == RTA_METRICS)
-					qa = metric_quickack(a);
-			}
-			if (is_lo && prio < best) {
-				best = prio;
-				found = qa == 1;
-			}
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	if (!ai)
+		return 1;
+	long n = strtol(count, NULL, 10);
+	int fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0 || n <= 0)
+		return fail_errno(errno ? errno : EINVAL);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	static char out[65536], in[65536];
+	long sent = 0, got = 0;
+	int bad = 0;
+	for (int i = 0; i < (int)sizeof(out); i++)
+		out[i] = (char)(i * 7 + 3);
+	while (got < n || sent < n) {
+		struct pollfd p = {fd, POLLIN | (sent < n ? POLLOUT : 0), 0};
+		if (poll(&p, 1, 1500) <= 0)
+			return fail_errno(ETIMEDOUT);
+		if ((p.revents & POLLOUT) && sent < n) {
+			size_t off = (size_t)(sent % (long)sizeof(out));
+			size_t len = sizeof(out) - off;
+			if ((long)len > n - sent)
+				len = (size_t)(n - sent);
+			ssize_t w = send(fd, out + off, len, MSG_DONTWAIT);
+			if (w < 0 && errno != EAGAIN)
+				return fail_errno(errno);
+			if (w > 0 && (sent += w) == n)
+				shutdown(fd, SHUT_WR);
+		}
+		if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+			ssize_t r = recv(fd, in, sizeof(in), MSG_DONTWAIT);
+			if (r < 0 && errno != EAGAIN)
+				return fail_errno(errno);
+			if (r == 0)
+				break;
+			for (ssize_t i = 0; i < r; i++)
+				if (in[i] != out[(got + i) % (long)sizeof(out)])
+					bad = 1;
+			got += r > 0 ? r : 0;
 		}
 	}
-	close(fd);
-	return found;
-}
-
-static int probe_quickack(void)
-{
-	static const char *const word[] = {"none", "no", "yes"};
-	printf("%s: 127.0.0.1=%s ::1=%s\n", what,
-	       word[loopback_quickack(AF_INET) + 1],
-	       word[loopback_quickack(AF_INET6) + 1]);
+	if (bad || got != n) {
+		printf("%s: %ld of %ld bytes back%s\n", what, got, n,
+		       bad ? ", changed" : "");
+		return 1;
+	}
+	printf("%s: %ld bytes back\n", what, got);
 	return 0;
 }
 
@@ -430,7 +396,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: netprobe tcp|udp HOST PORT | resolve NAME | "
 			"raw | raw6 | packet | netlink N | iouring | routes | "
-			"quickack | "
+			"echo HOST PORT N | "
 			"nftdel FAMILY TABLE\n");
 	return 2;
 }
@@ -537,8 +503,8 @@ int main(int argc, char **argv)
 		return probe_iouring();
 	if (strcmp(c, "routes") == 0 && argc == 2)
 		return probe_routes();
-	if (strcmp(c, "quickack") == 0 && argc == 2)
-		return probe_quickack();
+	if (strcmp(c, "echo") == 0 && argc == 5)
+		return probe_echo(argv[2], argv[3], argv[4]);
 	if (strcmp(c, "ptrace") == 0 && argc == 3)
 		return probe_ptrace(argv[2]);
 	if (strcmp(c, "nftdel") == 0 && argc == 4)

@@ -20,6 +20,11 @@
 //                 compression pointer to itself
 //   dnstc:PORT    answers each query as its own with TC set
 //   dnsfail:PORT  answers each query as its own with SERVFAIL
+//
+// And a TCP server that echoes (for polexec's relay of loopback ports):
+//   echo:PORT     each connection, in a child of its own (10 s alarm),
+//                 gets back what it sends until it shuts its side down,
+//                 and then the server's side is closed
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -29,11 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_SOCKS 32
 
-enum mode { TCP, UDP, MUTE, DNSLOOP, DNSTC, DNSFAIL };
+enum mode { TCP, UDP, MUTE, DNSLOOP, DNSTC, DNSFAIL, ECHO };
 
 struct lsock {
 	int fd;
@@ -100,18 +106,18 @@ static int parse_addr(const char *s, unsigned port, struct sockaddr_storage *ss,
 
 static int open_one(const char *addr, const char *spec, struct lsock *ls)
 {
-	static const char *const modes[] = {"tcp",     "udp",	"mute",
-					    "dnsloop", "dnstc", "dnsfail"};
+	static const char *const modes[] = {
+	    "tcp", "udp", "mute", "dnsloop", "dnstc", "dnsfail", "echo"};
 	const char *colon = strchr(spec, ':');
 	enum mode mode = TCP;
 	errno = EINVAL;
-	while (mode <= DNSFAIL &&
+	while (mode <= ECHO &&
 	       (!colon || strlen(modes[mode]) != (size_t)(colon - spec) ||
 		strncmp(spec, modes[mode], (size_t)(colon - spec))))
 		mode++;
-	if (mode > DNSFAIL)
+	if (mode > ECHO)
 		return -1;
-	int udp = mode != TCP;
+	int udp = mode != TCP && mode != ECHO;
 	char *end;
 	unsigned long port = strtoul(colon + 1, &end, 10);
 	if (*end || port == 0 || port > 65535)
@@ -169,6 +175,7 @@ int main(int argc, char **argv)
 		pfd[n].fd = ls[n].fd;
 		pfd[n].events = POLLIN;
 	}
+	signal(SIGCHLD, SIG_IGN); // echo's children reap themselves
 	printf("ready\n");
 	fflush(stdout);
 
@@ -185,7 +192,27 @@ int main(int argc, char **argv)
 			int mlen = snprintf((char *)msg, sizeof(msg),
 					    "%s:%u/%s\n", name, ls[i].port,
 					    ls[i].mode == TCP ? "tcp" : "udp");
-			if (ls[i].mode != TCP) {
+			if (ls[i].mode == ECHO) {
+				int c = accept(ls[i].fd, NULL, NULL);
+				if (c >= 0 && fork() == 0) {
+					alarm(10);
+					char buf[65536];
+					ssize_t r;
+					while ((r = read(c, buf, sizeof(buf))) >
+					       0)
+						for (ssize_t w = 0, k; w < r;
+						     w += k)
+							if ((k = write(
+								 c, buf + w,
+								 (size_t)(r -
+									  w))) <=
+							    0)
+								_exit(1);
+					_exit(0);
+				}
+				if (c >= 0)
+					close(c);
+			} else if (ls[i].mode != TCP) {
 				unsigned char buf[512];
 				struct sockaddr_storage from;
 				socklen_t flen = sizeof(from);
