@@ -328,7 +328,8 @@ pid_t fork(void)
 	return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 }
 
-/* The kernel's struct sigaction (x86-64 and arm64 order). */
+/* The kernel's struct sigaction on x86-64, where a handler's return needs
+ * a restorer; polexec's static build is x86-64 (stub/stub.mk, musl-gcc). */
 struct k_sigaction {
 	void (*handler)(int);
 	unsigned long flags;
