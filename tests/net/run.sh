@@ -842,6 +842,21 @@ t_filtered_loopback_port() {
 			"$(rec '[.denials[] | select(.action == "refused")] | length')" 0
 }
 
+# More connections at once than the relay takes (64): the rest wait in
+# the listen queue and are relayed as slots free; all 100 echoes come
+# back whole.
+t_relay_more_connections_than_slots() {
+	boxsh "$ART/loopback.polbin" -- /bin/sh -c "
+		i=0
+		while [ \$i -lt 100 ]; do
+			'$BIN/netprobe' echo 127.0.0.1 $LO_ECHO 200000 &
+			i=\$((i + 1))
+		done
+		wait" || return 1
+	expect "echoes back whole" \
+		"$(printf '%s\n' "$OUT" | grep -c ': 200000 bytes back$')" 100
+}
+
 # The relay of loopback ports (a polexec process outside the box) ends
 # with the box, and with polexec when polexec is SIGKILLed (no cleanup
 # runs: its parent-death signal); the twin: while the box runs it relays,
@@ -967,6 +982,7 @@ t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
 t_no_relay_left_behind
 t_loopback_box_cannot_ptrace_relay
+t_relay_more_connections_than_slots
 t_filtered_loopback_port
 t_no_pasta_left_behind
 t_unprivileged_needs_tun
