@@ -686,8 +686,11 @@ static int keeper_main(void *arg)
 	int rfd = fd[0], ready = fd[1], i, lo, hi;
 	char byte = 'k';
 
-	/* The terminal's signals are the box's: the keeper outlives them.
+	/* The terminal's signals are the box's: the keeper outlives them,
+	 * and a SIGKILL of polexec's whole process group (a job
+	 * supervisor's way to stop it): a session of its own.
 	 * Of polexec's fds it keeps stderr and its ends of the pipes. */
+	setsid();
 	for (i = 0; i < (int)(sizeof(calm) / sizeof(calm[0])); i++)
 		signal(calm[i], SIG_IGN);
 	lo = rfd < ready ? rfd : ready;

@@ -1761,6 +1761,41 @@ record_limit() {
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# polexec's whole process group SIGKILLed (what a job supervisor does):
+# the keeper is in a session of its own, so it still removes the box's
+# cgroups, killing what is in them first. The twin: the cgroups are
+# there while the box runs, found by the same search.
+t_group_sigkill_leaves_no_cgroup() {
+	is_root || return 0 # as uid 65534 the limits are rlimits: no cgroup
+	before=$(find /sys/fs/cgroup -maxdepth 6 -name 'polexec-*' 2>/dev/null |
+		sort)
+	setsid "$POLEXEC" "$ART/limits-pids.polbin" -- /bin/sleep 30 \
+		>"$T/out" 2>"$T/err" &
+	pe=$!
+	i=0
+	while [ $i -lt 50 ] && [ -z "$(find /sys/fs/cgroup -maxdepth 6 \
+		-name "polexec-$pe-*" 2>/dev/null)" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	seen=$(find /sys/fs/cgroup -maxdepth 6 -name "polexec-$pe-*" 2>/dev/null)
+	/bin/kill -s KILL -- -"$pe"
+	wait "$pe"
+	rc=$?
+	i=0
+	while [ $i -lt 50 ] && [ -n "$(find /sys/fs/cgroup -maxdepth 6 \
+		-name "polexec-$pe-*" 2>/dev/null)" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect_match "the box's cgroups while it ran" "$seen" "polexec-$pe-" &&
+		expect "polexec SIGKILLed with its group" "$rc" 137 &&
+		no_cgroup_left "$pe" &&
+		expect "no other polexec cgroup appeared" \
+			"$(find /sys/fs/cgroup -maxdepth 6 -name 'polexec-*' \
+				2>/dev/null | sort)" "$before"
+}
+
 t_memory_cap_kills_or_refuses() {
 	box_pid --record "$T/rec.json" "$ART/limits-mem.polbin" -- \
 		"$BIN/hog" mem 256
@@ -2319,6 +2354,7 @@ t_view_dev_has_only_the_listed_nodes
 t_view_root_caller_user_nobody
 t_view_record_and_require_enforced
 t_view_real_programs
+t_group_sigkill_leaves_no_cgroup
 t_memory_cap_kills_or_refuses
 t_pids_cap_stops_fork_loop
 t_cpu_limit_stops_busy_loop
