@@ -100,6 +100,7 @@ int net_tun_usable(void)
 void net_plan(const struct policy *p, struct layer_state *l)
 {
 	const struct net_spec *s = &p->net;
+	unsigned ports;
 
 	N.spec = s;
 	if (!s->present) {
@@ -108,9 +109,10 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	}
 	l->tier = TIER_ENFORCED;
 	boxns_want(BOXNS_NET);
-	if (relay_ports(s) > RELAY_MAX_PORTS)
+	ports = relay_ports(s);
+	if (ports > RELAY_MAX_PORTS)
 		die("net: `loopback` lists %u ports; polexec relays at most %d",
-		    relay_ports(s), RELAY_MAX_PORTS);
+		    ports, RELAY_MAX_PORTS);
 	/* The pair: a user and network namespace made before the box. */
 	if (net_needs_pair(s))
 		boxns_want(BOXNS_USER | BOXNS_MOUNT);

@@ -1746,9 +1746,29 @@ box_pid() {
 	ERR=$(cat "$T/stderr")
 }
 
+# box_cgroups PID: the cgroups of polexec PID, in any hierarchy.
+box_cgroups() {
+	find /sys/fs/cgroup -maxdepth 6 -name "polexec-$1-*" 2>/dev/null
+}
+
+# cgroups_until PID there|gone: waits (5 s at most) until the cgroups of
+# polexec PID are there, or gone.
+cgroups_until() {
+	cu_i=0
+	while [ $cu_i -lt 50 ]; do
+		if [ -n "$(box_cgroups "$1")" ]; then
+			[ "$2" = there ] && return 0
+		else
+			[ "$2" = gone ] && return 0
+		fi
+		sleep 0.1
+		cu_i=$((cu_i + 1))
+	done
+}
+
 # No cgroup of polexec PID is left in any hierarchy.
 no_cgroup_left() {
-	left=$(find /sys/fs/cgroup -maxdepth 6 -name "polexec-$1*" 2>/dev/null)
+	left=$(box_cgroups "$1")
 	[ -z "$left" ] && return 0
 	say "    FAIL: cgroups left behind: $left"
 	return 1
@@ -1772,22 +1792,12 @@ t_group_sigkill_leaves_no_cgroup() {
 	setsid "$POLEXEC" "$ART/limits-pids.polbin" -- /bin/sleep 30 \
 		>"$T/out" 2>"$T/err" &
 	pe=$!
-	i=0
-	while [ $i -lt 50 ] && [ -z "$(find /sys/fs/cgroup -maxdepth 6 \
-		-name "polexec-$pe-*" 2>/dev/null)" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	seen=$(find /sys/fs/cgroup -maxdepth 6 -name "polexec-$pe-*" 2>/dev/null)
+	cgroups_until "$pe" there
+	seen=$(box_cgroups "$pe")
 	/bin/kill -s KILL -- -"$pe"
 	wait "$pe"
 	rc=$?
-	i=0
-	while [ $i -lt 50 ] && [ -n "$(find /sys/fs/cgroup -maxdepth 6 \
-		-name "polexec-$pe-*" 2>/dev/null)" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	cgroups_until "$pe" gone
 	expect_match "the box's cgroups while it ran" "$seen" "polexec-$pe-" &&
 		expect "polexec SIGKILLed with its group" "$rc" 137 &&
 		no_cgroup_left "$pe" &&

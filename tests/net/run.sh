@@ -219,29 +219,23 @@ dns_log_since() {
 	tail -n +$(($1 + 1)) "$SHARED/dnsmasq.log"
 }
 
-# pasta_pids: pasta and passt processes alive (not zombies) in this pid
-# namespace, which holds only what this script started.
-pasta_pids() {
+# alive_pids ERE: processes alive (not zombies) in this pid namespace,
+# which holds only what this script started, whose name matches ERE.
+alive_pids() {
 	for d in /proc/[0-9]*; do
 		c=$(cat "$d/comm" 2>/dev/null) || continue
-		case $c in
-		pasta* | passt*)
-			st=$(sed 's/.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f1)
-			[ "$st" != Z ] && [ -n "$st" ] && printf '%s\n' "${d#/proc/}"
-			;;
-		esac
-	done | sort
-}
-
-# polexec_pids: processes named polexec alive (not zombies) here: a
-# running polexec, its box's pid 1, its relay of loopback ports.
-polexec_pids() {
-	for d in /proc/[0-9]*; do
-		[ "$(cat "$d/comm" 2>/dev/null)" = polexec ] || continue
+		printf '%s\n' "$c" | grep -Eqx "$1" || continue
 		st=$(sed 's/.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f1)
 		[ "$st" != Z ] && [ -n "$st" ] && printf '%s\n' "${d#/proc/}"
 	done | sort
 }
+
+# pasta_pids: pasta and passt processes alive.
+pasta_pids() { alive_pids '(pasta|passt).*'; }
+
+# polexec_pids: polexec processes alive: a running polexec, its box's
+# pid 1, its relay of loopback ports.
+polexec_pids() { alive_pids polexec; }
 
 # no_new_pasta BEFORE: no pasta is alive that was not in BEFORE.
 no_new_pasta() {
