@@ -392,6 +392,40 @@ static void test_companion_warnings(void **state)
 	}
 }
 
+/* More loopback ports than polexec relays: valid, with one warning at the
+ * entry that passes 256; overlaps counted once. */
+static void test_loopback_port_warning(void **state)
+{
+	static const struct {
+		const char *ports;
+		size_t warns;
+	} cases[] = {
+	    {"8000-8255", 0}, {"8000-8200 8100-8255 8255", 0},
+	    {"8000-8256", 1}, {"8000-8100 9000-9200 8050-8060", 1},
+	    {"1-65535", 1},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char text[256];
+		struct ir_policy *p;
+		struct diag d;
+
+		snprintf(text, sizeof(text),
+			 "policy \"p\" { net none { loopback %s } }",
+			 cases[i].ports);
+		p = compile_ok(&d, text);
+		if (count(&d, DIAG_WARNING, "t.pol",
+			  "polexec forwards at most "
+			  "256") != cases[i].warns)
+			fail_msg("'%s': want %zu warnings", cases[i].ports,
+				 cases[i].warns);
+		ir_policy_destroy(&p);
+		diag_fini(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +437,7 @@ int main(void)
 	    cmocka_unit_test(test_net_mode),
 	    cmocka_unit_test(test_within_file),
 	    cmocka_unit_test(test_companion_warnings),
+	    cmocka_unit_test(test_loopback_port_warning),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
