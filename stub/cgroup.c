@@ -477,18 +477,13 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 }
 
 /*
- * The box's cgroup c below dir, our own (path in its hierarchy), with the
- * limits of mask. 0; -1 when it could not be made, -2 when it could not
- * be set up (errno says why).
- */
-/*
  * What a polexec killed together with its keeper (`pkill -9 polexec`)
  * left under dir: folders polexec-PID-TAG[.self] whose PID no longer
  * runs. rmdir removes only an empty cgroup, so nothing running is
- * touched. A polexec of another pid namespace under the same parent
- * whose PID is not one of ours could lose a cgroup it has just made and
- * not yet joined: it then refuses to run (its join fails), never runs
- * without it.
+ * touched. A polexec of another pid namespace under the same parent,
+ * whose PID is not one of ours, could lose a cgroup it has just made and
+ * not yet joined: it then fails as with any cgroup it cannot set up or
+ * join, and says so; its box never runs in a cgroup it believes it has.
  */
 static void cg_sweep(const char *dir)
 {
@@ -508,6 +503,7 @@ static void cg_sweep(const char *dir)
 			memcpy(&reclen, buf + off + 16, sizeof(reclen));
 			if (reclen < 20 || off + reclen > n)
 				break;
+			buf[off + reclen - 1] = '\0';
 			off += reclen;
 			if (strncmp(name, "polexec-", 8))
 				continue;
@@ -521,6 +517,11 @@ static void cg_sweep(const char *dir)
 		close(fd);
 }
 
+/*
+ * The box's cgroup c below dir, our own (path in its hierarchy), with the
+ * limits of mask. 0; -1 when it could not be made, -2 when it could not
+ * be set up (errno says why).
+ */
 static int cg_make(struct cg *c, const char *dir, const char *path,
 		   uint32_t mask)
 {
