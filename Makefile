@@ -133,13 +133,14 @@ uninstall-apparmor:
 
 # Debian packages the build and the suites need; installed only if missing.
 # dnsmasq-base is the egress suite's DNS server (the binary alone: the
-# dnsmasq package would also start a resolver of the machine's own).
+# dnsmasq package would also start a resolver of the machine's own);
+# socat is bench/real.sh's bridge for bwrap's curl box.
 DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         libz3-dev libnftnl-dev libmnl-dev musl-tools bubblewrap passt \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
         hyperfine time python3 python3-jsonschema man-db groff-base \
         libjansson-dev runc busybox-static apparmor nodejs git curl \
-        python3-venv dnsmasq-base
+        python3-venv dnsmasq-base socat
 # npm: Debian's package where the machine has no npm command (a nodejs
 # from elsewhere, such as NodeSource's, carries its own and conflicts
 # with Debian's npm package).

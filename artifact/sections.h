@@ -222,17 +222,17 @@ enum polbin_meta_key {
  *   u32 mode        POLBIN_NET_NONE: loopback only; POLBIN_NET_FILTERED:
  *                   pasta connects the namespace (--config-net) and the nft
  *                   table below filters what leaves it
- *   u32 nloopback   host loopback TCP port ranges (pasta -T), at most
+ *   u32 nloopback   host loopback TCP port ranges, at most
  *                   POLBIN_NET_MAX_LOOPBACK
  *   u32 nruntime    runtime allow entries (names, ${VAR}), at most
  *                   POLBIN_NET_MAX_RUNTIME
  *   u32 reserved    0
  *   u32 reserved    0
  *   loopback[nloopback]  { u16 lo, u16 hi }: 1 <= lo <= hi, sorted,
- *                   disjoint and not adjacent. In mode NONE, pasta runs
- *                   only when this list is not empty, without --config-net:
- *                   the box still has no route, only these ports spliced
- *                   from its 127.0.0.1 / ::1 to the host's.
+ *                   disjoint and not adjacent. In either mode polexec
+ *                   relays these ports from the box's 127.0.0.1 / ::1 to
+ *                   the host's (stub/relay.c); in mode NONE the box still
+ *                   has no route.
  *   runtime[nruntime] { u8 kind, u8 proto, u16 port_lo, u16 port_hi,
  *                   u16 name_len, name[name_len], zero padding to a
  *                   multiple of 4 }: kind POLBIN_NET_RT_NAME (a host name,
@@ -285,12 +285,15 @@ enum polbin_meta_key {
 #define POLBIN_NET_VERSION	2
 #define POLBIN_NET_HEADER_LEN	24
 #define POLBIN_NET_MAX_LOOPBACK 64
-#define POLBIN_NET_MAX_RUNTIME	256
-#define POLBIN_NET_MAX_NFT	(4u << 20)
-#define POLBIN_NFT_TABLE	"polc"
-#define POLBIN_NFT_BLOCKED_SIZE 1024
-#define POLBIN_NFT_KEY4_LEN	12
-#define POLBIN_NFT_KEY6_LEN	24
+/* Not the format's limit but polexec's: the ports of all loopback ranges
+ * together that its relay listens on; polc warns above it. */
+#define POLBIN_NET_RELAY_MAX_PORTS 256
+#define POLBIN_NET_MAX_RUNTIME	   256
+#define POLBIN_NET_MAX_NFT	   (4u << 20)
+#define POLBIN_NFT_TABLE	   "polc"
+#define POLBIN_NFT_BLOCKED_SIZE	   1024
+#define POLBIN_NFT_KEY4_LEN	   12
+#define POLBIN_NFT_KEY6_LEN	   24
 
 enum polbin_net_mode {
 	POLBIN_NET_NONE = 0,

@@ -21,16 +21,21 @@
 #   curl    200 requests to a web server on loopback, a connection each
 #           (HTTP/1.0), and curl-ka: 50 requests on one connection
 #           (HTTP/1.1 keep-alive); std/curl, `net none { loopback PORT }`:
-#           through pasta
+#           through polexec's relay
 #
 # The policies are tests/real's .pol files, as a user writes them: the
 # preset, the workspace, a net mode and limits (a cgroup as root). bwrap's
 # view is read from the artifact (`polc dump`): the same binds, links,
 # tmpfs, /dev, /proc, a pid namespace, a network namespace of its own for
-# `net none` (curl: the shared one, as bwrap cannot forward one port), the
-# same environment; no seccomp, Landlock or limits. Bare runs with that
-# environment and nothing else. Each round runs every workload three ways
-# in a rotating order, each in a fresh copy of its workspace.
+# `net none`, the same environment; no seccomp, Landlock or limits. bwrap
+# cannot forward one port itself; for curl its box gets one the way bwrap
+# users give it: socat in the box listens on 127.0.0.1:PORT and connects
+# to a Unix socket bound into the box, where socat outside connects to the
+# host's port (a process a connection on each side: socat's fork). curl's
+# fourth way, bwrap-hostnet, shares the host's network instead: no
+# isolation, the floor. Bare runs with that environment and nothing else.
+# Each round runs every workload three (curl: four) ways in a rotating
+# order, each in a fresh copy of its workspace.
 #
 # Needs root: the script re-executes itself in a network namespace of its
 # own (unshare --net), whose loopback alone the web server listens on; the
@@ -48,7 +53,7 @@ PORT=39451
 POLC=$B/polc
 POLEXEC=$B/polexec
 
-for tool in bwrap python3 unshare ip gcc make git node curl; do
+for tool in bwrap python3 unshare ip gcc make git node curl socat; do
 	command -v $tool >/dev/null || {
 		echo "bench: $tool is missing (make deps)" >&2
 		exit 2
@@ -209,6 +214,30 @@ http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])),
 	done
 done
 
+# bwrap's bridges to the two ports (see the top): the outer socat of each,
+# a Unix socket in $W/relay, which the curl boxes see as /run/relay.
+mkdir -p "$W/relay"
+for p in $PORT $((PORT + 1)); do
+	timeout 900 socat "UNIX-LISTEN:$W/relay/$p.sock,fork,mode=0777" \
+		"TCP:127.0.0.1:$p" >"$W/relay-$p.log" 2>&1 &
+	SERVER="$SERVER $!"
+done
+i=0
+until [ -S "$W/relay/$PORT.sock" ] && [ -S "$W/relay/$((PORT + 1)).sock" ]; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || { echo "bench: no socat bridge" >&2; exit 1; }
+	sleep 0.1
+done
+# The box's end, before the command: socat listening on the box's
+# 127.0.0.1:P, waited for in /proc/net/tcp (state 0A, LISTEN).
+BRIDGE='p=$1; shift
+socat "TCP-LISTEN:$p,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:/run/relay/$p.sock" &
+hex=$(printf %04X "$p"); i=0
+until grep -q ":$hex 00000000:0000 0A" /proc/net/tcp; do
+	i=$((i + 1)); [ $i -lt 5000 ] || exit 111
+done
+exec "$@"'
+
 # bwrap_view ART NET: bwrap's arguments for the view of ART (read from
 # polc dump), the workspace $W/ws, and a network namespace of its own
 # unless NET is "shared". bwrap mounts in the order given: a path before
@@ -237,24 +266,29 @@ bwrap_view() {
 		done
 	printf ' --unshare-pid --die-with-parent'
 	[ "$2" = shared ] || printf ' --unshare-net'
+	[ "$2" != bridged ] || printf ' --bind %s /run/relay' "$W/relay"
 	printf ' --chdir %s' "$W/ws"
 }
 
 {
-	for n in shell python git cc node curl; do
-		net=none
-		[ $n = curl ] && net=shared
-		printf '%s\t%s\n' "$n" "$(bwrap_view "$W/art/$n.polbin" $net)"
+	for n in shell python git cc node; do
+		printf '%s\t%s\n' "$n" "$(bwrap_view "$W/art/$n.polbin" none)"
 	done
-	printf 'curl-ka\t%s\n' "$(bwrap_view "$W/art/curl.polbin" shared)"
+	for n in curl curl-ka; do
+		printf '%s\t%s\n' "$n" "$(bwrap_view "$W/art/curl.polbin" bridged)"
+		printf '%s/hostnet\t%s\n' "$n" \
+			"$(bwrap_view "$W/art/curl.polbin" shared)"
+	done
 	printf 'start\t%s\n' "$(bwrap_view "$W/art/shell.polbin" none)"
 } >"$W/views"
 
 python3 - "$W" "$ROUNDS" "$POLEXEC" "$OUT/real.txt" \
-	"$SH_CMD" "$GIT_CMD" "$CC_CMD" "$CURL_CMD" "$CURL_KA_CMD" <<'PY'
+	"$SH_CMD" "$GIT_CMD" "$CC_CMD" "$CURL_CMD" "$CURL_KA_CMD" "$BRIDGE" \
+	"$PORT" <<'PY'
 import os, shutil, statistics, subprocess, sys, time
 w, rounds, polexec, report = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-sh_cmd, git_cmd, cc_cmd, curl_cmd, curl_ka_cmd = sys.argv[5:10]
+sh_cmd, git_cmd, cc_cmd, curl_cmd, curl_ka_cmd, bridge = sys.argv[5:11]
+port = int(sys.argv[11])
 ws = w + "/ws"
 views = dict(l.rstrip("\n").split("\t", 1) for l in open(w + "/views"))
 cmds = {
@@ -284,12 +318,20 @@ setenv = []
 for k, v in env.items():
     setenv += ["--setenv", k, v]
 
+# curl's port in the box (curl-ka's is the next one), for bwrap's bridge
+bridged = {"curl": port, "curl-ka": port + 1}
+
 def argv(way, name, cmd):
     if way == "bare":
         return cmd
     if way == "polexec":
         return [polexec, "--var", "WORKSPACE=" + ws,
                 f"{w}/art/{art[name]}.polbin", "--"] + cmd
+    if way == "bwrap-hostnet":
+        return ["bwrap"] + views[name + "/hostnet"].split() + \
+            ["--clearenv"] + setenv + ["--"] + cmd
+    if name in bridged:
+        cmd = ["/bin/sh", "-c", bridge, "bridge", str(bridged[name])] + cmd
     return ["bwrap"] + views[name].split() + ["--clearenv"] + setenv + \
         ["--"] + cmd
 
@@ -321,20 +363,23 @@ def run(way, name):
         sys.exit(f"bench: {name} {way} exited {p.returncode}:\n{p.stderr}")
     return ms, (peak(ws + "/.rss"), peak(w + "/rss")), p.stdout
 
-ways = ["bare", "polexec", "bwrap"]
-t = {(n, x): [] for n in cmds for x in ways}
-rss = {(n, x): [] for n in cmds for x in ways}
+def ways_of(n):
+    return ["bare", "polexec", "bwrap"] + \
+        (["bwrap-hostnet"] if n in bridged else [])
+t = {(n, x): [] for n in cmds for x in ways_of(n)}
+rss = {(n, x): [] for n in cmds for x in ways_of(n)}
 for r in range(rounds + 1):
     for n in cmds:
         outs = {}
-        for x in ways[r % 3:] + ways[:r % 3]:
+        ways = ways_of(n)
+        for x in ways[r % len(ways):] + ways[:r % len(ways)]:
             ms, kib, out = run(x, n)
             outs[x] = out
             if r > 0:  # round 0 warms the caches
                 t[n, x].append(ms)
                 rss[n, x].append(kib)
         if len(set(outs.values())) != 1:
-            sys.exit(f"bench: {n}: the three ways printed different things: {outs}")
+            sys.exit(f"bench: {n}: the ways printed different things: {outs}")
 med = {k: statistics.median(v) for k, v in t.items()}
 mrss = {k: statistics.median(r[0] for r in v) for k, v in rss.items()}
 orss = {k: statistics.median(r[1] for r in v) for k, v in rss.items()}
@@ -363,6 +408,16 @@ def paired(a, c):
 for n in cmds:
     lines.append(f"| {n} | {paired('polexec', 'bare')} | "
                  f"{paired('bwrap', 'bare')} | {paired('polexec', 'bwrap')} |")
+hn = [n for n in cmds if n in bridged]
+if hn:
+    lines += ["", "curl's fourth way: bwrap sharing the host's network (no "
+              "isolation), medians and paired ratios",
+              "| workload | bwrap-hostnet | bwrap-hostnet/bare | "
+              "polexec/bwrap-hostnet |", "|---|---|---|---|"]
+    for n in hn:
+        lines.append(f"| {n} | {med[n, 'bwrap-hostnet']:.1f} | "
+                     f"{paired('bwrap-hostnet', 'bare')} | "
+                     f"{paired('polexec', 'bwrap-hostnet')} |")
 lines += ["", "peak RSS in KiB, medians: the workload's (time -v inside), "
           "and the way's tree (time -v outside; bwrap: bwrap's own)",
           "| workload | bare | polexec | bwrap | polexec, outside | bwrap, outside |",

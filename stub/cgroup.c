@@ -477,6 +477,47 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 }
 
 /*
+ * What a polexec killed together with its keeper (`pkill -9 polexec`)
+ * left under dir: folders polexec-PID-TAG[.self] whose PID no longer
+ * runs. rmdir removes only an empty cgroup, so nothing running is
+ * touched. A polexec of another pid namespace under the same parent,
+ * whose PID is not one of ours, could lose a cgroup it has just made and
+ * not yet joined: it then fails as with any cgroup it cannot set up or
+ * join, and says so; its box never runs in a cgroup it believes it has.
+ */
+static void cg_sweep(const char *dir)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n, off;
+
+	while (fd >= 0 &&
+	       (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		/* struct linux_dirent64: u64 ino, s64 off, u16 reclen,
+		 * u8 type, then the name, NUL-padded to reclen */
+		for (off = 0; off + 20 <= n;) {
+			unsigned short reclen;
+			const char *name = buf + off + 19, *end = name + 8;
+			long long pid;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			if (reclen < 20 || off + reclen > n)
+				break;
+			buf[off + reclen - 1] = '\0';
+			off += reclen;
+			if (strncmp(name, "polexec-", 8))
+				continue;
+			pid = number(&end);
+			if (end > name + 8 && *end == '-' && pid > 0 &&
+			    pid < (1ll << 31) && pid != getpid() &&
+			    kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+				unlinkat(fd, name, AT_REMOVEDIR);
+		}
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * The box's cgroup c below dir, our own (path in its hierarchy), with the
  * limits of mask. 0; -1 when it could not be made, -2 when it could not
  * be set up (errno says why).
@@ -484,6 +525,7 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
 static int cg_make(struct cg *c, const char *dir, const char *path,
 		   uint32_t mask)
 {
+	cg_sweep(dir);
 	if (join(c->box, sizeof(c->box), "%s/polexec-%s", dir, C.tag) < 0 ||
 	    join(c->rel, sizeof(c->rel), "%s/polexec-%s", path, C.tag) < 0 ||
 	    cg_mkdir(c->box) < 0) {

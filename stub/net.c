@@ -110,9 +110,9 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	l->tier = TIER_ENFORCED;
 	boxns_want(BOXNS_NET);
 	ports = relay_ports(s);
-	if (ports > RELAY_MAX_PORTS)
+	if (ports > POLBIN_NET_RELAY_MAX_PORTS)
 		die("net: `loopback` lists %u ports; polexec relays at most %d",
-		    ports, RELAY_MAX_PORTS);
+		    ports, POLBIN_NET_RELAY_MAX_PORTS);
 	/* The pair: a user and network namespace made before the box. */
 	if (net_needs_pair(s))
 		boxns_want(BOXNS_USER | BOXNS_MOUNT);

@@ -44,9 +44,9 @@
 #define RELAY_BUF	16384
 
 static struct {
-	int fd[2 * RELAY_MAX_PORTS];
-	uint16_t port[2 * RELAY_MAX_PORTS];
-	uint8_t v6[2 * RELAY_MAX_PORTS];
+	int fd[2 * POLBIN_NET_RELAY_MAX_PORTS];
+	uint16_t port[2 * POLBIN_NET_RELAY_MAX_PORTS];
+	uint8_t v6[2 * POLBIN_NET_RELAY_MAX_PORTS];
 	unsigned n;
 	pid_t pid;
 } R;
@@ -276,7 +276,8 @@ static void close_others(void)
 
 static _Noreturn void relay_main(pid_t parent)
 {
-	static struct pollfd pfd[2 * RELAY_MAX_PORTS + 2 * RELAY_MAX_CONNS];
+	static struct pollfd
+	    pfd[2 * POLBIN_NET_RELAY_MAX_PORTS + 2 * RELAY_MAX_CONNS];
 	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct none[2] = {{0, 0, 0}, {0, 0, 0}};
 	unsigned live = 0, i, d;

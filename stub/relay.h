@@ -5,8 +5,6 @@
 
 #include "artifact.h"
 
-#define RELAY_MAX_PORTS 256 /* ports of all `loopback` ranges together */
-
 /* How many ports the `loopback` ranges list. */
 unsigned relay_ports(const struct net_spec *s);
 /* In the box's network namespace: a listener on each port. */

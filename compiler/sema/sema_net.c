@@ -5,6 +5,7 @@
  * one kernel rule per port, so their number is capped here.
  */
 #include "sema_int.h"
+#include "sections.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -456,26 +457,31 @@ static int range_src_cmp(const void *a, const void *b)
 				  : (x->r.hi > y->r.hi) - (x->r.hi < y->r.hi);
 }
 
-/* The ports of one Landlock direction, overlaps merged, within the cap. */
-static void lint_port_total(struct sema *s, const struct range_list *l,
-			    const char *dir)
+/*
+ * The ports of l, overlaps merged, counted from the lowest: the total once
+ * it passes cap, with *at the entry that passed it; 0 within the cap, or
+ * when every_port and the entries cover every port (an unrestricted
+ * Landlock direction).
+ */
+static unsigned long ports_past(struct sema *s, const struct range_list *l,
+				unsigned long cap, int every_port,
+				struct loc *at)
 {
 	struct range_src *v;
-	unsigned long total = 0;
+	unsigned long total = 0, past = 0;
 	uint32_t hi = 0;
 	size_t i;
 
-	if (l->n < 2)
-		return;
+	if (!l->n)
+		return 0;
 	v = malloc(l->n * sizeof(*v));
 	if (!v) {
 		s->oom = 1;
-		return;
+		return 0;
 	}
 	memcpy(v, l->v, l->n * sizeof(*v));
 	qsort(v, l->n, sizeof(*v), range_src_cmp);
-	if (v[0].r.lo == 0) {
-		/* maybe every port: then the direction is not restricted */
+	if (every_port && v[0].r.lo == 0) {
 		uint32_t reach = v[0].r.hi;
 
 		for (i = 1; i < l->n && v[i].r.lo <= reach + 1; i++)
@@ -483,25 +489,53 @@ static void lint_port_total(struct sema *s, const struct range_list *l,
 				reach = v[i].r.hi;
 		if (reach == 65535) {
 			free(v);
-			return;
+			return 0;
 		}
 	}
-	for (i = 0; i < l->n; i++) {
+	for (i = 0; i < l->n && !past; i++) {
 		uint32_t lo = i && v[i].r.lo <= hi ? hi + 1 : v[i].r.lo;
 
 		if (v[i].r.hi >= lo)
 			total += v[i].r.hi - lo + 1;
 		if (!i || v[i].r.hi > hi)
 			hi = v[i].r.hi;
-		if (total > SEMA_MAX_LL_PORTS) {
-			diag_error(s->d, v[i].loc,
-				   "the %s ports reach %lu Landlock rules, one "
-				   "per port; at most %d per direction",
-				   dir, total, SEMA_MAX_LL_PORTS);
-			break;
+		if (total > cap) {
+			past = total;
+			*at = v[i].loc;
 		}
 	}
 	free(v);
+	return past;
+}
+
+/* One range alone is checked where it is read (ports_stmt). */
+static void lint_port_total(struct sema *s, const struct range_list *l,
+			    const char *dir)
+{
+	struct loc at;
+	unsigned long n;
+
+	if (l->n < 2 || !(n = ports_past(s, l, SEMA_MAX_LL_PORTS, 1, &at)))
+		return;
+	diag_error(s->d, at,
+		   "the %s ports reach %lu Landlock rules, one per port; at "
+		   "most %d per direction",
+		   dir, n, SEMA_MAX_LL_PORTS);
+}
+
+/* A valid policy polexec refuses at start: said at build time instead. */
+static void lint_loopback_total(struct sema *s)
+{
+	struct loc at;
+	unsigned long n =
+	    ports_past(s, &s->loopback, POLBIN_NET_RELAY_MAX_PORTS, 0, &at);
+
+	if (n)
+		diag_warning(
+		    s->d, at,
+		    "the loopback ports reach %lu; polexec forwards at "
+		    "most %d and refuses to start this box",
+		    n, POLBIN_NET_RELAY_MAX_PORTS);
 }
 
 /* `require` below ABI 4 drops `net host` port rules on older kernels. */
@@ -551,6 +585,7 @@ void sema_lint_net(struct sema *s)
 	lint_fragment_rules(s);
 	lint_port_total(s, &s->connect, "connect");
 	lint_port_total(s, &s->bind, "bind");
+	lint_loopback_total(s);
 	lint_landlock_abi(s);
 }
 

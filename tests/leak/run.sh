@@ -1806,6 +1806,47 @@ t_group_sigkill_leaves_no_cgroup() {
 				2>/dev/null | sort)" "$before"
 }
 
+# polexec and its keeper both SIGKILLed (as `pkill -9 polexec` does):
+# nobody removes the box's cgroups, which stay, empty once the box has
+# died of its parent-death signal; the next polexec making cgroups there
+# removes them. The twin: a folder of that form whose PID still runs (this
+# shell's) is found by the same search and left.
+t_killed_keeper_cgroups_swept() {
+	is_root || return 0 # as uid 65534 the limits are rlimits: no cgroup
+	"$POLEXEC" "$ART/limits-pids.polbin" -- /bin/sleep 30 \
+		>"$T/out" 2>"$T/err" &
+	pe=$!
+	cgroups_until "$pe" there
+	seen=$(box_cgroups "$pe")
+	# the keeper: polexec's child in a session of its own
+	keeper=$(ps -o pid=,sid= --ppid "$pe" | awk '$1 == $2 { print $1 }')
+	kill -KILL "$pe" $keeper
+	wait "$pe" 2>/dev/null
+	i=0
+	while [ $i -lt 50 ] && pgrep -f "^/bin/sleep 30$" >/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	left=$(box_cgroups "$pe")
+	for d in $seen; do
+		mkdir "$(dirname "$d")/polexec-$$-0badc0de"
+	done
+	"$POLEXEC" "$ART/limits-pids.polbin" -- /bin/true
+	rc=$?
+	live=$(box_cgroups $$)
+	for d in $live; do rmdir "$d"; done
+	expect_match "a keeper was found" "$keeper" '^ *[0-9][0-9]*$' &&
+		expect_match "cgroups left by the killed pair" "$left" \
+			"polexec-$pe-" &&
+		expect "the next polexec: exit" "$rc" 0 &&
+		no_cgroup_left "$pe" &&
+		expect_match "twin: the live PID's folder kept" "$live" \
+			"polexec-$$-0badc0de"
+	ok=$?
+	for d in $(box_cgroups "$pe"); do rmdir "$d"; done # when it failed
+	return $ok
+}
+
 t_memory_cap_kills_or_refuses() {
 	box_pid --record "$T/rec.json" "$ART/limits-mem.polbin" -- \
 		"$BIN/hog" mem 256
@@ -2365,6 +2406,7 @@ t_view_root_caller_user_nobody
 t_view_record_and_require_enforced
 t_view_real_programs
 t_group_sigkill_leaves_no_cgroup
+t_killed_keeper_cgroups_swept
 t_memory_cap_kills_or_refuses
 t_pids_cap_stops_fork_loop
 t_cpu_limit_stops_busy_loop

@@ -836,6 +836,21 @@ t_filtered_loopback_port() {
 			"$(rec '[.denials[] | select(.action == "refused")] | length')" 0
 }
 
+# More loopback ports than polexec relays (256): polc built the policy with
+# a warning saying so, and polexec refuses to start the box; the twin, 256
+# ports in two ranges, builds without it and runs.
+t_loopback_too_many_ports() {
+	expect_match "polc's warning" "$(cat "$ART/loopback-wide.log")" \
+		"warning: the loopback ports reach 301; polexec forwards at most 256" &&
+		refusal "$ART/loopback-wide.polbin" &&
+		expect_match "polexec says why" "$ERR" \
+			"lists 301 ports; polexec relays at most 256" &&
+		expect_nomatch "twin: no warning" \
+			"$(cat "$ART/loopback-256.log")" "forwards at most" &&
+		boxsh "$ART/loopback-256.polbin" -- /bin/true &&
+		expect "twin: 256 ports, exit of /bin/true" "$RC" 0
+}
+
 # More connections at once than the relay takes (64): the rest wait in
 # the listen queue and are relayed as slots free; all 100 echoes come
 # back whole.
@@ -977,6 +992,7 @@ t_filtered_box_cannot_ptrace_pasta
 t_no_relay_left_behind
 t_loopback_box_cannot_ptrace_relay
 t_relay_more_connections_than_slots
+t_loopback_too_many_ports
 t_filtered_loopback_port
 t_no_pasta_left_behind
 t_unprivileged_needs_tun

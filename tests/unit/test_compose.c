@@ -342,6 +342,25 @@ static void test_within_file(void **state)
 	diag_fini(&d);
 }
 
+/* The policy before arg after, compiled: how many warnings it gave, and
+ * in *with how many of them say msg. */
+static int warnings_of(const char *before, const char *arg, const char *after,
+		       const char *msg, size_t *with)
+{
+	char text[256];
+	struct ir_policy *p;
+	struct diag d;
+	int n;
+
+	snprintf(text, sizeof(text), "%s%s%s", before, arg, after);
+	p = compile_ok(&d, text);
+	n = d.warnings;
+	*with = count(&d, DIAG_WARNING, "t.pol", msg);
+	ir_policy_destroy(&p);
+	diag_fini(&d);
+	return n;
+}
+
 /* The companions' warning: none for a rule on the family alone (the
  * carve-out is theirs), one for a rule asking for what they refuse. */
 static void test_companion_warnings(void **state)
@@ -367,28 +386,45 @@ static void test_companion_warnings(void **state)
 	    {"allow io_uring_setup", 1},
 	    {"errno(ENOSYS) io_uring_enter", 1},
 	};
-	size_t i;
+	size_t i, with;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		char text[256];
-		struct ir_policy *p;
-		struct diag d;
+		int n = warnings_of(
+		    "policy \"p\" { syscalls default errno(EPERM) { ",
+		    cases[i].rule, " } }", "egress companion", &with);
 
-		snprintf(text, sizeof(text),
-			 "policy \"p\" { syscalls default errno(EPERM) { %s } "
-			 "}",
-			 cases[i].rule);
-		p = compile_ok(&d, text);
-		if (d.warnings != cases[i].warns)
-			fail_msg("'%s': %d warnings, want %d", cases[i].rule,
-				 d.warnings, cases[i].warns);
-		if (cases[i].warns &&
-		    count(&d, DIAG_WARNING, "t.pol", "egress companion") != 1)
+		if (n != cases[i].warns)
+			fail_msg("'%s': %d warnings, want %d", cases[i].rule, n,
+				 cases[i].warns);
+		if (cases[i].warns && with != 1)
 			fail_msg("'%s': not the companions' warning",
 				 cases[i].rule);
-		ir_policy_destroy(&p);
-		diag_fini(&d);
+	}
+}
+
+/* More loopback ports than polexec relays: valid, with one warning at the
+ * entry that passes 256; overlaps counted once. */
+static void test_loopback_port_warning(void **state)
+{
+	static const struct {
+		const char *ports;
+		size_t warns;
+	} cases[] = {
+	    {"8000-8255", 0}, {"8000-8200 8100-8255 8255", 0},
+	    {"8000-8256", 1}, {"8000-8100 9000-9200 8050-8060", 1},
+	    {"1-65535", 1},
+	};
+	size_t i, with;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		warnings_of("policy \"p\" { net none { loopback ",
+			    cases[i].ports, " } }",
+			    "polexec forwards at most 256", &with);
+		if (with != cases[i].warns)
+			fail_msg("'%s': %zu warnings, want %zu", cases[i].ports,
+				 with, cases[i].warns);
 	}
 }
 
@@ -403,6 +439,7 @@ int main(void)
 	    cmocka_unit_test(test_net_mode),
 	    cmocka_unit_test(test_within_file),
 	    cmocka_unit_test(test_companion_warnings),
+	    cmocka_unit_test(test_loopback_port_warning),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
