@@ -531,11 +531,10 @@ static void lint_loopback_total(struct sema *s)
 	    ports_past(s, &s->loopback, POLBIN_NET_RELAY_MAX_PORTS, 0, &at);
 
 	if (n)
-		diag_warning(
-		    s->d, at,
-		    "the loopback ports reach %lu; polexec forwards at "
-		    "most %d and refuses to start this box",
-		    n, POLBIN_NET_RELAY_MAX_PORTS);
+		diag_warning(s->d, at,
+			     "the loopback ports reach %lu; polexec relays at "
+			     "most %d and refuses to start this box",
+			     n, POLBIN_NET_RELAY_MAX_PORTS);
 }
 
 /* `require` below ABI 4 drops `net host` port rules on older kernels. */

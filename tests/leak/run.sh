@@ -1822,8 +1822,10 @@ t_killed_keeper_cgroups_swept() {
 	keeper=$(ps -o pid=,sid= --ppid "$pe" | awk '$1 == $2 { print $1 }')
 	kill -KILL "$pe" $keeper
 	wait "$pe" 2>/dev/null
+	# until the box, which dies of its parent-death signal, has left them
 	i=0
-	while [ $i -lt 50 ] && pgrep -f "^/bin/sleep 30$" >/dev/null; do
+	while [ $i -lt 50 ] && [ -n "$(cat $(for d in $seen; do
+		echo "$d/cgroup.procs"; done) 2>/dev/null)" ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

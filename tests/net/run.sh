@@ -841,12 +841,12 @@ t_filtered_loopback_port() {
 # ports in two ranges, builds without it and runs.
 t_loopback_too_many_ports() {
 	expect_match "polc's warning" "$(cat "$ART/loopback-wide.log")" \
-		"warning: the loopback ports reach 301; polexec forwards at most 256" &&
+		"warning: the loopback ports reach 301; polexec relays at most 256" &&
 		refusal "$ART/loopback-wide.polbin" &&
 		expect_match "polexec says why" "$ERR" \
 			"lists 301 ports; polexec relays at most 256" &&
 		expect_nomatch "twin: no warning" \
-			"$(cat "$ART/loopback-256.log")" "forwards at most" &&
+			"$(cat "$ART/loopback-256.log")" "relays at most 256 and" &&
 		boxsh "$ART/loopback-256.polbin" -- /bin/true &&
 		expect "twin: 256 ports, exit of /bin/true" "$RC" 0
 }

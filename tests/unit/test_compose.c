@@ -421,7 +421,7 @@ static void test_loopback_port_warning(void **state)
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		warnings_of("policy \"p\" { net none { loopback ",
 			    cases[i].ports, " } }",
-			    "polexec forwards at most 256", &with);
+			    "polexec relays at most 256", &with);
 		if (with != cases[i].warns)
 			fail_msg("'%s': %zu warnings, want %zu", cases[i].ports,
 				 with, cases[i].warns);
