@@ -10,7 +10,9 @@
  *                   (musl would pin the address, which polc check never
  *                   saw; polc refuses such a name too)
  *   /etc/hosts      first; a name it lists (any case) has those addresses
- *                   and no DNS query is made
+ *                   and no DNS query is made (IPv4 as a dotted quad: a
+ *                   line in inet_aton's shorter forms, `10.1 db`, is
+ *                   skipped, as glibc skips it; musl would read it)
  *   resolv.conf     `nameserver` (at most 3, default 127.0.0.1), `search`
  *                   or `domain`, `options ndots:N timeout:N attempts:N`
  *                   (defaults 1, 5 s, 2; at most 15, 60, 10)
