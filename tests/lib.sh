@@ -213,6 +213,45 @@ records_check() {
 	say "$rc_suite: $validated run records valid against run-record.schema.json ($WHO_RUNS)"
 }
 
+# two_passes SUITE INNER ONLY: the main of a suite whose setup_shared
+# copies the binaries and artifacts to $SHARED and whose use_shared points
+# the tests at them. Runs $TESTS (or ONLY) with in_scratch and checks their
+# records; as root it then runs them all again as uid 65534
+# (unprivileged_pass, with SUITE_INNER set to $SHARED, and SUITE_ONLY), and
+# that pass, seeing INNER (its SUITE_INNER) set, reports its tally instead.
+# Exits non-zero when any test failed.
+two_passes() {
+	tp_suite=$1
+	tp_var=$(printf '%s' "$1" | tr '[:lower:]' '[:upper:]')
+	if [ -n "$2" ]; then
+		SHARED=$2
+		use_shared
+	else
+		setup_shared
+		use_shared
+	fi
+	say "--- $tp_suite suite as $WHO_RUNS"
+	for t in ${3:-$TESTS}; do
+		in_scratch "$t"
+	done
+	records_check "$tp_suite" "$3"
+	rm -rf "$SCRATCH"
+	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
+	if [ -n "$2" ]; then
+		say "$tp_suite-pass: $passed passed, $failed failed, $validated records valid"
+		[ "$failed" -eq 0 ]
+		exit
+	fi
+	if [ "$(id -u)" = 0 ]; then
+		unprivileged_pass "$tp_suite" "${tp_var}_INNER=$SHARED" \
+			${3:+"${tp_var}_ONLY=$3"}
+	fi
+	rm -rf "$SHARED"
+	say "$tp_suite: $passed passed, $failed failed ($validated run records valid)"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
 # unprivileged_pass SUITE [VAR=VALUE]...: runs $SHARED/bin/run.sh again as
 # uid 65534 (no groups) with the given environment, shows its log, and adds
 # its "SUITE-pass: N passed, N failed, N records valid" line to $passed,

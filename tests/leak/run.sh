@@ -2427,36 +2427,4 @@ t_secret_other_user_cannot_read
 t_doctor_reports_tiers
 "
 
-run_all() {
-	say "--- leak suite as $WHO_RUNS"
-	for t in ${LEAK_ONLY:-$TESTS}; do
-		in_scratch "$t"
-	done
-	records_check leak "${LEAK_ONLY:-}"
-	rm -rf "$SCRATCH"
-}
-
-# --- main ----------------------------------------------------------------------
-
-if [ -n "${LEAK_INNER:-}" ]; then
-	# The unprivileged pass, started by the root pass below.
-	SHARED=$LEAK_INNER
-	use_shared
-	run_all
-	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "leak-pass: $passed passed, $failed failed, $validated records valid"
-	[ "$failed" -eq 0 ]
-	exit
-fi
-
-setup_shared
-use_shared
-run_all
-[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-if [ "$(id -u)" = 0 ]; then
-	unprivileged_pass leak LEAK_INNER="$SHARED" \
-		${LEAK_ONLY:+LEAK_ONLY="$LEAK_ONLY"}
-fi
-rm -rf "$SHARED"
-say "leak: $passed passed, $failed failed ($validated run records valid)"
-[ "$failed" -eq 0 ]
+two_passes leak "${LEAK_INNER:-}" "${LEAK_ONLY:-}"

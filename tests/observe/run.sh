@@ -432,33 +432,4 @@ t_workload_git
 t_workload_node
 "
 
-run_all() {
-	say "--- observe suite as $WHO_RUNS"
-	for t in ${OBSERVE_ONLY:-$TESTS}; do
-		in_scratch "$t"
-	done
-	records_check observe "${OBSERVE_ONLY:-}"
-	rm -rf "$SCRATCH"
-}
-
-if [ -n "${OBSERVE_INNER:-}" ]; then
-	SHARED=$OBSERVE_INNER
-	use_shared
-	run_all
-	[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-	say "observe-pass: $passed passed, $failed failed, $validated records valid"
-	[ "$failed" -eq 0 ]
-	exit
-fi
-
-setup_shared
-use_shared
-run_all
-[ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
-if [ "$(id -u)" = 0 ]; then
-	unprivileged_pass observe OBSERVE_INNER="$SHARED" \
-		${OBSERVE_ONLY:+OBSERVE_ONLY="$OBSERVE_ONLY"}
-fi
-rm -rf "$SHARED"
-say "observe: $passed passed, $failed failed ($validated run records valid)"
-[ "$failed" -eq 0 ]
+two_passes observe "${OBSERVE_INNER:-}" "${OBSERVE_ONLY:-}"
