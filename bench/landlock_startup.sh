@@ -15,24 +15,8 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
-RUNS=${RUNS:-300}
-OUT=$B/bench
-POLEXEC=$B/polexec
-POLC=$B/polc
-
-for tool in hyperfine jq; do
-	command -v $tool >/dev/null || {
-		echo "bench: $tool is missing (apt-get install $tool)" >&2
-		exit 2
-	}
-done
-if [ ! -x /usr/bin/time ]; then
-	echo "bench: /usr/bin/time is missing (apt-get install time)" >&2
-	exit 2
-fi
+. "$HERE/lib.sh"
+bench_setup 300 hyperfine jq
 mkdir -p "$OUT/ll-rules"
 
 # The same filter in both policies: hello.pol's syscalls block.
@@ -81,8 +65,6 @@ hyperfine -N --style basic --warmup 30 --runs "$RUNS" \
 	-n seccomp "$POLEXEC $OUT/hello.polbin -- /bin/true" \
 	-n landlock50 "$POLEXEC $OUT/landlock50.polbin -- /bin/true" \
 	-n true "/bin/true" >"$OUT/hyperfine-landlock.txt"
-
-. "$HERE/lib.sh"
 
 median() {
 	hf_median "$OUT/landlock_startup.json" "$1"

@@ -16,23 +16,8 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
-RUNS=${RUNS:-300}
-OUT=$B/bench
-POLEXEC=$B/polexec
-
-for tool in hyperfine jq bwrap; do
-	command -v $tool >/dev/null || {
-		echo "bench: $tool is missing (apt-get install $tool)" >&2
-		exit 2
-	}
-done
-if [ ! -x /usr/bin/time ]; then
-	echo "bench: /usr/bin/time is missing (apt-get install time)" >&2
-	exit 2
-fi
+. "$HERE/lib.sh"
+bench_setup 300 hyperfine jq bwrap
 mkdir -p "$OUT"
 "$B/polc" build "$ROOT/examples/hello.pol" -o "$OUT/hello.polbin"
 # The policy must really let /bin/true run, or we would time a refusal.
@@ -47,8 +32,6 @@ hyperfine -N --style basic --warmup 30 --runs "$RUNS" \
 	-n polexec "$POLEXEC $OUT/hello.polbin -- /bin/true" \
 	-n bwrap "bwrap --ro-bind / / /bin/true" \
 	-n exec-floor "$POLEXEC --version" >"$OUT/hyperfine.txt"
-
-. "$HERE/lib.sh"
 
 median() {
 	hf_median "$OUT/polexec_startup.json" "$1"

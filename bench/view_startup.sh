@@ -15,21 +15,8 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
-RUNS=${RUNS:-300}
-OUT=$B/bench
-POLEXEC=$B/polexec
-POLC=$B/polc
-
-for tool in hyperfine jq bwrap python3; do
-	command -v $tool >/dev/null || {
-		echo "bench: $tool is missing" >&2
-		exit 2
-	}
-done
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing" >&2; exit 2; }
+. "$HERE/lib.sh"
+bench_setup 300 hyperfine jq bwrap python3
 mkdir -p "$OUT/view-grants"
 
 binds="--ro-bind /usr /usr --ro-bind /etc /etc"
@@ -78,8 +65,6 @@ hyperfine -N --style basic --warmup 30 --runs "$RUNS" \
 	-n polexec "$POLEXEC $OUT/view10.polbin -- /usr/bin/true" \
 	-n bwrap "bwrap $bwrap_args /usr/bin/true" \
 	-n true "/usr/bin/true" >"$OUT/hyperfine-view.txt"
-
-. "$HERE/lib.sh"
 
 interleaved() {
 	python3 - "$RUNS" "$POLEXEC" "$OUT" "$bwrap_args" <<'PY'
