@@ -638,7 +638,7 @@ static void test_hosts(void **state)
 				    "bad svc.test\n"
 				    "10.77.3.2 other svc.test\n"
 				    "10.77.4 aton.test\n"
-				    "0x0a4d0005 aton.test\n";
+				    "0x0a4d0005 aton.test"; /* no newline */
 
 	(void)state;
 	ngot = 0;
