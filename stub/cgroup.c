@@ -485,36 +485,27 @@ static int cg_set_limits(struct cg *c, uint32_t mask, int v2)
  * not yet joined: it then fails as with any cgroup it cannot set up or
  * join, and says so; its box never runs in a cgroup it believes it has.
  */
+static void sweep_one(const char *name, void *dirfd)
+{
+	const char *end = name + 8;
+	long long pid;
+
+	if (strncmp(name, "polexec-", 8))
+		return;
+	pid = number(&end);
+	if (end > name + 8 && *end == '-' && pid > 0 && pid < (1ll << 31) &&
+	    pid != getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		unlinkat(*(int *)dirfd, name, AT_REMOVEDIR);
+}
+
 static void cg_sweep(const char *dir)
 {
-	static char buf[4096] __attribute__((aligned(8)));
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long n, off;
 
-	while (fd >= 0 &&
-	       (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
-		/* struct linux_dirent64: u64 ino, s64 off, u16 reclen,
-		 * u8 type, then the name, NUL-padded to reclen */
-		for (off = 0; off + 20 <= n;) {
-			unsigned short reclen;
-			const char *name = buf + off + 19, *end = name + 8;
-			long long pid;
-
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
-			if (reclen < 20 || off + reclen > n)
-				break;
-			buf[off + reclen - 1] = '\0';
-			off += reclen;
-			if (strncmp(name, "polexec-", 8))
-				continue;
-			pid = number(&end);
-			if (end > name + 8 && *end == '-' && pid > 0 &&
-			    pid < (1ll << 31) && pid != getpid() &&
-			    kill((pid_t)pid, 0) < 0 && errno == ESRCH)
-				unlinkat(fd, name, AT_REMOVEDIR);
-		}
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return;
+	each_dirent(fd, ~(size_t)0, sweep_one, &fd);
+	close(fd);
 }
 
 /*

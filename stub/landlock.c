@@ -415,34 +415,22 @@ static unsigned secret_bit(const char *name)
  * not read the folder, one fstatat per name (eight) answers instead.
  */
 #define SCAN_MAX (64u << 10)
+static void add_secret(const char *name, void *found)
+{
+	*(unsigned *)found |= secret_bit(name);
+}
+
 static void scan_secrets(int dirfd, const char *dir, struct ll_run *run)
 {
-	static char buf[8192] __attribute__((aligned(8)));
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	unsigned found = 0;
-	size_t total = 0, i;
-	long n = -1;
+	size_t i;
+	int n = -1;
 
-	while (fd >= 0 && total < SCAN_MAX &&
-	       (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		long off = 0;
-
-		/* struct linux_dirent64: u64 ino, s64 off, u16 reclen,
-		 * u8 type, then the name, NUL-padded to reclen */
-		while (off + 20 <= n) {
-			unsigned short reclen;
-
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
-			if (reclen < 20 || off + reclen > n)
-				break;
-			buf[off + reclen - 1] = '\0';
-			found |= secret_bit(buf + off + 19);
-			off += reclen;
-		}
-		total += (size_t)n;
-	}
-	if (fd >= 0)
+	if (fd >= 0) {
+		n = each_dirent(fd, SCAN_MAX, add_secret, &found);
 		close(fd);
+	}
 	for (i = 0; n != 0 && i < sizeof(secret_names) / sizeof(*secret_names);
 	     i++) {
 		struct stat st;

@@ -77,5 +77,10 @@ int out(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
+/* fn(name, arg) for each entry of the folder fd, until its end or past
+ * max bytes of entries: 0 when every entry was given, -1 when the folder
+ * could not be read or was cut at max. */
+int each_dirent(int fd, size_t max, void (*fn)(const char *name, void *arg),
+		void *arg);
 
 #endif
