@@ -2,7 +2,8 @@
 /*
  * Small helpers of the artifact decoder and the rest of polexec: checked
  * allocation, the checks of names read from an artifact, text made safe
- * for a terminal or a JSON reader, a growing text buffer, lines out.
+ * for a terminal or a JSON reader, a growing text buffer, lines out, a
+ * folder's entries.
  * Apart from util.c (the die() family) so that the fuzz harness, which
  * brings its own die(), links them (tests/fuzz/fuzz_stub.c).
  */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -183,4 +185,32 @@ uint64_t monotonic_ns(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
 		die_with_error("clock: clock_gettime(CLOCK_MONOTONIC)");
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int each_dirent(int fd, size_t max, void (*fn)(const char *name, void *arg),
+		void *arg)
+{
+	static char buf[8192] __attribute__((aligned(8)));
+	size_t total = 0;
+	long n = -1;
+
+	while (total < max &&
+	       (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		/* struct linux_dirent64: u64 ino, s64 off, u16 reclen,
+		 * u8 type, then the name, NUL-padded to reclen */
+		while (off + 20 <= n) {
+			unsigned short reclen;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			if (reclen < 20 || off + reclen > n)
+				break;
+			buf[off + reclen - 1] = '\0';
+			fn(buf + off + 19, arg);
+			off += reclen;
+		}
+		total += (size_t)n;
+	}
+	return n == 0 ? 0 : -1;
 }

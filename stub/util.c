@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static void (*die_hook)(const char *msg);
@@ -125,32 +124,4 @@ _Noreturn void die_with_error(const char *fmt, ...)
 _Noreturn void die_oom(void)
 {
 	die_msg("out of memory");
-}
-
-int each_dirent(int fd, size_t max, void (*fn)(const char *name, void *arg),
-		void *arg)
-{
-	static char buf[8192] __attribute__((aligned(8)));
-	size_t total = 0;
-	long n = -1;
-
-	while (total < max &&
-	       (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		long off = 0;
-
-		/* struct linux_dirent64: u64 ino, s64 off, u16 reclen,
-		 * u8 type, then the name, NUL-padded to reclen */
-		while (off + 20 <= n) {
-			unsigned short reclen;
-
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
-			if (reclen < 20 || off + reclen > n)
-				break;
-			buf[off + reclen - 1] = '\0';
-			fn(buf + off + 19, arg);
-			off += reclen;
-		}
-		total += (size_t)n;
-	}
-	return n == 0 ? 0 : -1;
 }
