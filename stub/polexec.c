@@ -54,20 +54,52 @@
  */
 #include "args.h"
 #include "artifact.h"
+#include "box/view.h"
 #include "decide.h"
 #include "doctor.h"
 #include "env.h"
-#include "landlock.h"
-#include "limits.h"
-#include "net.h"
-#include "observe.h"
-#include "protect.h"
+#include "landlock/landlock.h"
+#include "limits/limits.h"
+#include "net/net.h"
+#include "observe/observe.h"
+#include "lib/protect.h"
 #include "record.h"
 #include "run.h"
 #include "secrets.h"
-#include "util.h"
+#include "lib/util.h"
 
 static struct record record = {.fd = -1};
+static struct policy policy;
+static struct ll_run ll;
+
+/* The record's parts, handed over by each room (record.h): the record
+ * reaches into no layer. */
+static void put_landlock(struct text *t, enum tier tier, int refused)
+{
+	if (tier != TIER_OFF && !refused)
+		landlock_record(t, &policy.ll, &ll);
+}
+
+static void put_view(struct text *t, enum tier tier, int refused)
+{
+	(void)tier;
+	view_record(t, refused);
+}
+
+static void put_net(struct text *t, enum tier tier, int refused)
+{
+	(void)tier;
+	net_record(t, refused);
+}
+
+static const struct record_parts parts = {
+    .layer = {[LAYER_LANDLOCK] = put_landlock,
+	      [LAYER_VIEW] = put_view,
+	      [LAYER_NET] = put_net},
+    .observed = observe_record,
+    .limits = limits_record,
+    .secrets = secrets_record,
+};
 
 /* Every refusal in the parent: nothing left behind, the record says why. */
 static void refusal_hook(const char *msg)
@@ -79,8 +111,6 @@ static void refusal_hook(const char *msg)
 
 int main(int argc, char **argv)
 {
-	static struct policy policy;
-	static struct ll_run ll;
 	static struct args a;
 	char **envp;
 	int status;
@@ -96,14 +126,15 @@ int main(int argc, char **argv)
 		record_open(&record, a.record);
 	die_set_hook(refusal_hook);
 	record.policy = &policy;
+	record.parts = parts;
 	artifact_load(a.artifact, &policy);
 	landlock_prepare(&policy, &a.vars, &ll, &record.layers[LAYER_LANDLOCK]);
-	record.ll = &ll;
 	if (a.learn && a.require_enforced)
 		die("args: --learn enforces no syscall or file rule, and "
 		    "--require-enforced refuses that");
 	/* before the layers: learn mode has no view (view.c) */
 	supervise_plan(&policy, &a.vars, &ll, a.learn, a.explain);
+	record.learn = supervise_learning();
 	decide_layers(&policy, record.layers, a.require_enforced);
 	envp = env_build(&policy, &a.vars);
 	secrets_prepare(&policy, &a.vars);

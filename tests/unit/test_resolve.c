@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "artifact/polbin.h"
-#include "stub/resolve.h"
+#include "stub/net/resolve.h"
 
 /* --- a message builder -------------------------------------------------- */
 

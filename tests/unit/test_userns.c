@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "stub/userns.h"
+#include "abi/userns.h"
 
 /* max, clone, apparmor_restrict, label: NULL is an absent file. */
 static enum userns_cause cause(const char *max, const char *clone,
