@@ -5,48 +5,64 @@
  * polexec decodes a .polbin, validates it as hostile input, installs what
  * it describes and execs the command. It makes no policy decision:
  * everything it enforces was decided by polc. Linear, one phase after
- * another, like the kernel's Landlock sandboxer; each phase is a file
- * named for it, and main() below calls them in this order:
+ * another, like the kernel's Landlock sandboxer. main() below calls them
+ * in this order; a phase is a file of stub/ named for it, or the entry of
+ * a layer's room:
  *
- *   args.c      parse_args       what the caller asked for
- *   protect.c   protect_self     polexec's own memory out of the box's reach
- *   record.c    record_open      the run record's file (outfile.c: a temporary
- *                                file beside it, or a device in place),
- *                                before anything runs
- *   artifact.c  artifact_load    the artifact, validated as hostile input
- *   landlock.c  landlock_prepare the kernel's Landlock ABI against the
- *                                policy's; the rule paths opened, the
- *                                ruleset built
- *   decide.c    decide_layers    what will be enforced, and refusal of
- *                                what cannot be (view.c: the box's own
- *                                root and user, planned; limits.c: each
- *                                limit's tier, the box's cgroups created)
- *   env.c       env_build        the box's environment, variables bound
- *   secrets.c   secrets_prepare  secrets' sources opened and checked
- *   net.c       net_prepare      names resolved and pinned, the egress
- *                                batch built
- *   supervise.c supervise_plan   whether the box's denials are observed
- *                                (seccomp user notification, Landlock's
- *                                audit log) and in which mode (--learn)
- *               net_start        the box's network namespace pair, its nft
- *                                table and pasta, when the policy needs them
- *   run.c       run              clone; the child narrows and execs
- *                                (child.c; with a view, pid 1 builds it,
- *                                init.c and view.c); the parent forwards
- *                                signals and waits (limits.c: the wall
- *                                clock), and answers notifications
- *                                (supervise.c)
- *   supervise.c supervise_finish the listener closed
- *   net.c       net_finish       the blocked destinations read, pasta gone
- *   record.c    record_finish    the record written; the exit code
+ *   args.c               parse_args       what the caller asked for
+ *   lib/protect.c        protect_self     polexec's own memory out of the
+ *                                         box's reach
+ *   record.c             record_open      the run record's file
+ *                                         (lib/outfile.c), before anything
+ *                                         runs; each room hands it a writer
+ *   artifact.c           artifact_load    the artifact, validated as
+ *                                         hostile input
+ *   landlock/landlock.c  landlock_prepare the kernel's Landlock ABI against
+ *                                         the policy's; the rule paths
+ *                                         opened, the ruleset built
+ *   observe/supervise.c  supervise_plan   whether the box's denials are
+ *                                         observed (seccomp user
+ *                                         notification, Landlock's audit
+ *                                         log) and in which mode (--learn)
+ *   decide.c             decide_layers    what will be enforced, and
+ *                                         refusal of what cannot be
+ *                                         (box/view.c: the box's own root
+ *                                         and user, planned; net/net.c;
+ *                                         limits/limits.c: each limit's
+ *                                         tier, the box's cgroups created)
+ *   env.c                env_build        the environment, variables bound
+ *   secrets.c            secrets_prepare  secrets' sources opened, checked
+ *   net/net.c            net_prepare      names resolved and pinned, the
+ *                                         egress batch built
+ *                        net_start        the box's network namespace pair,
+ *                                         its nft table and pasta
+ *   run.c                run              clone; the child narrows and
+ *                                         execs (child.c; with a view, pid
+ *                                         1 builds it: box/init.c,
+ *                                         box/view.c); the parent forwards
+ *                                         signals and waits (limits/: the
+ *                                         wall clock) and answers
+ *                                         notifications (observe/)
+ *   observe/supervise.c  supervise_finish the listener closed
+ *   net/net.c            net_finish       the blocked destinations read,
+ *                                         pasta gone
+ *   record.c             record_finish    the record written; the exit code
  *
  * Everything up to the clone is a refusal with exit 125 when it fails: the
  * command never runs half-enforced. `polexec --doctor` is doctor.c.
  *
- * Below the phases are the helpers they use, and nothing above: the
- * layers' mechanisms (boxns.c namespaces, cgroup.c, pasta.c, nfnl.c),
- * variables (vars.c), the artifact's types (artifact.h), and util.h (the
- * die() family, names, text), kernel.h, landlock_compat.h, libc.c.
+ * The rooms below the phases, and what each may include besides itself
+ * (tests/rooms checks it; docs/ARCHITECTURE.md):
+ *
+ *   box/       the box: namespaces, pid 1, its own view     landlock lib
+ *   landlock/  the ruleset, its part of the record          lib
+ *   limits/    limits' tiers, the wait loop, cgroups        observe box lib
+ *   net/       egress: table, pasta, relay, resolver        observe box lib
+ *   observe/   supervisor, decision interpreter, denials,   box landlock lib
+ *              paths, Landlock's audit log
+ *   lib/       policy types and names, die(), text, vars,   -
+ *              output files, self-protection, raw syscalls
+ *   ../abi/    kernel facts shared with polc (every room may include it)
  *
  * Exit codes: the command's own status, 128+N when it was killed by signal
  * N, 126 when it could not be executed, 127 when it was not found, and 125

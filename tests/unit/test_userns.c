@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stub/userns.c: the cause of a user namespace that cannot be made, from
+ * abi/userns.c: the cause of a user namespace that cannot be made, from
  * the files' contents as a machine would have them, and the fix each
  * explanation names. The files are fed in, so the AppArmor and Debian
  * cases are tested on a machine that has neither.
