@@ -39,7 +39,7 @@
  * LANDLOCK (POLBIN_SEC_LANDLOCK, critical): the ruleset polexec builds, a
  *   pure function of the IR (compiler/backend/landlock.c). Bit values are
  *   the kernel's own (LANDLOCK_ACCESS_FS_*, LANDLOCK_ACCESS_NET_*,
- *   LANDLOCK_SCOPE_*; stub/landlock_compat.h). A 48-byte header:
+ *   LANDLOCK_SCOPE_*; abi/landlock_compat.h). A 48-byte header:
  *     u32 version        POLBIN_LL_VERSION
  *     u32 abi_min        1..POLBIN_LL_MAX_ABI: the oldest ABI the policy
  *                        accepts (under require, an older kernel refuses)
@@ -231,7 +231,7 @@ enum polbin_meta_key {
  *   loopback[nloopback]  { u16 lo, u16 hi }: 1 <= lo <= hi, sorted,
  *                   disjoint and not adjacent. In either mode polexec
  *                   relays these ports from the box's 127.0.0.1 / ::1 to
- *                   the host's (stub/relay.c); in mode NONE the box still
+ *                   the host's (stub/net/relay.c); in mode NONE the box still
  *                   has no route.
  *   runtime[nruntime] { u8 kind, u8 proto, u16 port_lo, u16 port_hi,
  *                   u16 name_len, name[name_len], zero padding to a

@@ -15,12 +15,12 @@ bench-net: $(B)/polc $(B)/polexec $(B)/bench/resolve_time
 	B=$(B) bench/net_startup.sh
 
 # polexec's resolver alone, built as polexec is (musl, static).
-$(B)/bench/resolve_time: bench/resolve_time.c stub/resolve.c stub/resolve.h \
-		artifact/polbin.h $(MUSL_INC)/.stamp
+$(B)/bench/resolve_time: bench/resolve_time.c stub/net/resolve.c \
+		stub/net/resolve.h artifact/polbin.h $(MUSL_INC)/.stamp
 	@mkdir -p $(dir $@)
-	$(MUSLCC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static -Istub \
+	$(MUSLCC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -static -Istub/net \
 	    -Iartifact -isystem $(MUSL_INC) bench/resolve_time.c \
-	    stub/resolve.c -o $@
+	    stub/net/resolve.c -o $@
 .PHONY: bench-net
 
 # Codegen on a real profile (issue 14): an OCI profile imported, its

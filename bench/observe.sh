@@ -16,7 +16,7 @@
 #      under `observe destructive` against the same policy without it
 #
 # Uses build/tests/observe/polexec-hooks (polexec with the test hooks of
-# stub/supervise.c, never installed) for both sides of 1-3, so the binary
+# stub/observe/supervise.c, never installed) for both sides of 1-3, so the binary
 # is the same; 4 uses build/polexec. Needs root for nothing; run as any
 # user. Prints a table for docs/BENCHMARKS.md.
 set -eu

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// resolve_time RUNS NAME...: polexec's resolver (stub/resolve.c, built
+// resolve_time RUNS NAME...: polexec's resolver (stub/net/resolve.c, built
 // with musl as polexec is) timed alone, in this process's network and
 // mount namespace: for each NAME, RUNS lookups one after another, then
 // "NAME: median N.NNN ms, addresses K" on a line. What a host name adds

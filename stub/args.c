@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The command line: options, ARTIFACT, `--`, the command. */
 #include "args.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

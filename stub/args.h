@@ -3,7 +3,7 @@
 #ifndef POLC_STUB_ARGS_H
 #define POLC_STUB_ARGS_H
 
-#include "vars.h"
+#include "lib/vars.h"
 
 struct args {
 	int doctor; /* --doctor [ARTIFACT]: artifact may be NULL */

@@ -38,15 +38,15 @@
  * have memory of their own (init.c).
  */
 #include "child.h"
-#include "boxns.h"
-#include "init.h"
-#include "kernel.h"
-#include "limits.h"
-#include "net.h"
-#include "observe.h"
+#include "box/boxns.h"
+#include "box/init.h"
+#include "lib/kernel.h"
+#include "limits/limits.h"
+#include "net/net.h"
+#include "observe/observe.h"
 #include "secrets.h"
-#include "util.h"
-#include "view.h"
+#include "lib/util.h"
+#include "box/view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -331,13 +331,17 @@ _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,
 			  char *const envp[], char *const argv[], pid_t parent)
 {
 	struct box_args a = {p, ll, envp, argv};
+	struct view_extras x = {.secret_point = secrets_mount_point,
+				.secrets = secrets_child,
+				.host_files = net_child_mounts};
 
 	new_session(parent);
 	reset_signals();
-	limits_child_join();	 /* limits.c: the box's cgroups, first */
-	boxns_child_enter();	 /* boxns.c: its namespaces */
-	init_enter(parent);	 /* init.c: from here, pid 1 of its own */
-	view_child(ll);		 /* view.c: its root, hosts file and secrets */
+	limits_child_join(); /* limits.c: the box's cgroups, first */
+	boxns_child_enter(); /* boxns.c: its namespaces */
+	init_enter(parent);  /* init.c: from here, pid 1 of its own */
+	net_box_files(&x.hosts, &x.resolv);
+	view_child(ll, &x);	 /* view.c: its root, hosts file and secrets */
 	secrets_child_allow(ll); /* and Landlock lets the box read them */
 	init_run(box_main, &a, ll); /* init.c: pid 1 stays, the command runs */
 }

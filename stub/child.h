@@ -6,7 +6,7 @@
 #include <sys/types.h>
 
 #include "artifact.h"
-#include "landlock.h"
+#include "landlock/landlock.h"
 
 /* Runs in the child until execve; never returns. parent: polexec's pid. */
 _Noreturn void child_exec(const struct policy *p, const struct ll_run *ll,

@@ -9,10 +9,11 @@
  * --require-enforced, a degraded layer is a refusal.
  */
 #include "decide.h"
-#include "limits.h"
-#include "net.h"
-#include "util.h"
-#include "view.h"
+#include "limits/limits.h"
+#include "net/net.h"
+#include "observe/observe.h"
+#include "lib/util.h"
+#include "box/view.h"
 
 void decide_layers(const struct policy *p, struct layer_state *layers,
 		   int require_enforced)
@@ -20,7 +21,7 @@ void decide_layers(const struct policy *p, struct layer_state *layers,
 	int l;
 
 	layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
-	view_plan(p, &layers[LAYER_VIEW]);
+	view_plan(p, &layers[LAYER_VIEW], supervise_learning());
 	net_plan(p, &layers[LAYER_NET]);
 	limits_plan(p, &layers[LAYER_LIMITS]);
 	layers[LAYER_ENV].tier = TIER_ENFORCED;

@@ -4,7 +4,7 @@
 #define POLC_STUB_DECIDE_H
 
 #include "artifact.h"
-#include "layers.h"
+#include "lib/layers.h"
 
 void decide_layers(const struct policy *p, struct layer_state *layers,
 		   int require_enforced);

@@ -29,11 +29,11 @@
  */
 #include "doctor.h"
 #include "artifact.h"
-#include "boxns.h"
-#include "kernel.h"
-#include "limits.h"
-#include "net.h"
-#include "util.h"
+#include "box/boxns.h"
+#include "lib/kernel.h"
+#include "limits/limits.h"
+#include "net/net.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>

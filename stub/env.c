@@ -6,7 +6,7 @@
  * Nothing else of the caller's environment reaches the box.
  */
 #include "env.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #define POLC_STUB_ENV_H
 
 #include "artifact.h"
-#include "vars.h"
+#include "lib/vars.h"
 
 #define POLEXEC_MAX_ENV_SIZE (1 << 20) /* all of the box's env strings */
 

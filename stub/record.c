@@ -9,6 +9,10 @@
  * JSON-escaped; control characters are removed, since some of them came from
  * the artifact.
  *
+ * record.c knows no layer: each room hands it a writer for its part
+ * (struct record_parts, wired in polexec.c), so the record sits above the
+ * layers without reaching into them, and no layer reaches back.
+ *
  *   {"schema_version":1, "polexec":"0.1.0",
  *    "policy":{"name", "source_sha256", "ir_sha256", "compiler",
  *              "artifact_sha256"},
@@ -16,7 +20,7 @@
  *              "view":{"tier", "user":"caller"|{"uid","gid"},
  *                      "root":"own"|"host", and for a run with its own
  *                      root "entries", "pid_namespace", "memfd_noexec"}
- *                      (view.c, init.c),
+ *                      (box/view.c, box/init.c),
  *              "net":{...}, "limits":{...}, "env":{...}},
  *      landlock, when on and the command ran, adds what was installed:
  *              "abi":7, "requires":{"abi":1,"mode":"require"},
@@ -25,24 +29,24 @@
  *              "rules":[{"path":"${WS}","bound":"/w","rights":[...]} |
  *                       {"path":...,"bound":...,"skipped":"why"}],
  *              "ports":[{"access":"connect_tcp","lo":443,"hi":443}],
- *              "port_rules":N, "warnings":["..."]
+ *              "port_rules":N, "warnings":["..."] (landlock/record.c)
  *    "limits":{"mode", NAME:{"max","tier","status","on_exceed","hit"}...}
- *              (limits.c, a run only),
+ *              (limits/limits.c, a run only),
  *    "secrets":["NAME",...] (secrets.c),
  *    "mode":"enforce" | "learn", "observation":{...}, "denials":[...],
  *    "denials_dropped":N, "side_effects":[...] (observe destructive),
- *    "side_effects_dropped":N (denials.c, docs/OBSERVE.md),
+ *    "side_effects_dropped":N (observe/denials.c, docs/OBSERVE.md),
  *    "outcome":"exited" | "signaled" | "refused",
  *    "exit_status":N | null, "signal":N | null, "signal_name":"SIGSYS",
  *    "exit_code":N, "reason":"..." (refused only), "duration_ms":N.NNN}
  */
 #include "record.h"
-#include "limits.h"
-#include "net.h"
-#include "observe.h"
+#include "limits/limits.h"
+#include "net/net.h"
+#include "observe/observe.h"
 #include "secrets.h"
-#include "util.h"
-#include "view.h"
+#include "lib/util.h"
+#include "box/view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,82 +106,6 @@ static const char *signal_name(int sig)
 	return "SIG?";
 }
 
-/* A JSON array of the names of bits. */
-static void put_bits(struct text *o, uint64_t bits, const char *const *names,
-		     unsigned n)
-{
-	const char *sep = "";
-	unsigned i;
-
-	text_add(o, "[");
-	for (i = 0; i < n; i++) {
-		if (bits & (1ull << i)) {
-			text_add(o, "%s", sep);
-			text_json(o, names[i]);
-			sep = ",";
-		}
-	}
-	text_add(o, "]");
-}
-
-static void put_ll_sets(struct text *o, const char *key, uint64_t fs,
-			uint64_t net, uint64_t scoped)
-{
-	text_add(o, ",\"%s\":{\"fs\":", key);
-	put_bits(o, fs, ll_fs_names, 17);
-	text_add(o, ",\"net\":");
-	put_bits(o, net, ll_net_names, 2);
-	text_add(o, ",\"scoped\":");
-	put_bits(o, scoped, ll_scope_names, 2);
-	text_add(o, "}");
-}
-
-/* What the Landlock layer installed: the rules as bound, what was not. */
-static void put_landlock(struct text *o, const struct ll_spec *l,
-			 const struct ll_run *run)
-{
-	uint32_t i;
-
-	text_add(o, ",\"abi\":%d,\"requires\":{\"abi\":%u,\"mode\":\"%s\"}",
-		 run->abi, l->abi_min,
-		 l->mode == POLBIN_LL_REQUIRE ? "require" : "best_effort");
-	put_ll_sets(o, "handled", run->fs, run->net, run->scoped);
-	put_ll_sets(o, "dropped", run->dropped_fs, run->dropped_net,
-		    run->dropped_scoped);
-	text_add(o, ",\n \"rules\":[");
-	for (i = 0; i < l->nfs; i++) {
-		const struct ll_rule *r = &l->fs[i];
-
-		text_add(o, "%s{\"path\":", i ? ",\n  " : "");
-		text_json(o, r->path);
-		text_add(o, ",\"bound\":");
-		text_json(o, r->bound);
-		if (r->skipped) {
-			text_add(o, ",\"skipped\":");
-			text_json(o, r->skipped);
-		} else {
-			text_add(o, ",\"rights\":");
-			put_bits(o, r->installed, ll_fs_names, 17);
-		}
-		text_add(o, "}");
-	}
-	text_add(o, "],\n \"ports\":[");
-	for (i = 0; i < l->nports; i++) {
-		const struct ll_range *p = &l->ports[i];
-
-		text_add(
-		    o, "%s{\"access\":\"%s\",\"lo\":%u,\"hi\":%u%s}",
-		    i ? "," : "", ll_net_names[p->access - 1], p->lo, p->hi,
-		    p->access & run->net ? "" : ",\"skipped\":\"dropped\"");
-	}
-	text_add(o, "],\"port_rules\":%u,\"warnings\":[", run->nports);
-	for (i = 0; i < run->nwarn; i++) {
-		text_add(o, "%s", i ? "," : "");
-		text_json(o, run->warn[i]);
-	}
-	text_add(o, "]");
-}
-
 /* A refused run enforced nothing: every layer is then "off". */
 static void put_layers(struct text *o, const struct record *r, int refused)
 {
@@ -191,8 +119,8 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 			s.tier = TIER_OFF;
 		text_add(o, "%s\"%s\":{\"tier\":", l ? "," : "",
 			 layer_name((enum layer)l));
-		/* learn mode certifies nothing (observe.h) */
-		if (s.tier != TIER_OFF && supervise_learning()) {
+		/* learn mode certifies nothing (observe/observe.h) */
+		if (s.tier != TIER_OFF && r->learn) {
 			s.tier = TIER_DEGRADED;
 			s.reason = "learn mode: what the policy denies was "
 				   "allowed, nothing is certified";
@@ -209,13 +137,8 @@ static void put_layers(struct text *o, const struct record *r, int refused)
 		} else {
 			text_add(o, "\"off\"");
 		}
-		if (l == LAYER_NET)
-			net_record(o, refused);
-		if (l == LAYER_VIEW)
-			view_record(o, refused);
-		if (l == LAYER_LANDLOCK && s.tier != TIER_OFF && r->ll &&
-		    r->policy)
-			put_landlock(o, &r->policy->ll, r->ll);
+		if (r->parts.layer[l])
+			r->parts.layer[l](o, s.tier, refused);
 		text_add(o, "}");
 	}
 	text_add(o, "},\n");
@@ -267,10 +190,13 @@ static void put_common(struct text *o, const struct record *r, int refused)
 	text_add(o, ",\n");
 	put_policy(o, r->policy);
 	put_layers(o, r, refused);
-	observe_record(o, refused); /* mode, denials, side effects */
+	if (r->parts.observed) /* mode, denials, side effects */
+		r->parts.observed(o, refused);
 	if (!refused) {
-		limits_record(o);  /* the limits' tiers and hits */
-		secrets_record(o); /* the secrets' names */
+		if (r->parts.limits) /* the limits' tiers and hits */
+			r->parts.limits(o);
+		if (r->parts.secrets) /* the secrets' names */
+			r->parts.secrets(o);
 	}
 }
 

@@ -6,11 +6,11 @@
  */
 #include "run.h"
 #include "child.h"
-#include "init.h"
-#include "limits.h"
-#include "observe.h"
-#include "protect.h"
-#include "util.h"
+#include "box/init.h"
+#include "limits/limits.h"
+#include "observe/observe.h"
+#include "lib/protect.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <sched.h>

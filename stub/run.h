@@ -4,7 +4,7 @@
 #define POLC_STUB_RUN_H
 
 #include "artifact.h"
-#include "landlock.h"
+#include "landlock/landlock.h"
 
 /* After it: the command ran and ended; returns waitpid()'s status. */
 int run(const struct policy *p, const struct ll_run *ll, char **envp,

@@ -31,7 +31,7 @@
  * namespace, and what the tmpfs covers is hidden in the box only.
  */
 #include "secrets.h"
-#include "boxns.h"
+#include "box/boxns.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,9 +4,9 @@
 #define POLC_STUB_SECRETS_H
 
 #include "artifact.h"
-#include "landlock.h"
-#include "util.h"
-#include "vars.h"
+#include "landlock/landlock.h"
+#include "lib/util.h"
+#include "lib/vars.h"
 
 #define POLEXEC_MAX_SECRET  (1 << 20) /* one secret's source file */
 #define POLEXEC_MAX_SECRETS (4 << 20) /* all secrets together */

@@ -4,19 +4,18 @@
 # musl-gcc does not see the kernel headers, so it gets an include folder of
 # its own holding links to them; the stub uses only the uapi headers there.
 
-# In the order polexec runs them (stub/polexec.c), then the helpers.
-POLEXEC_SRCS += stub/polexec.c stub/args.c stub/protect.c stub/record.c \
-                stub/outfile.c \
-                stub/artifact.c stub/landlock.c stub/decide.c stub/limits.c \
-                stub/env.c stub/secrets.c stub/net.c stub/run.c \
-                stub/child.c stub/init.c stub/view.c stub/doctor.c \
-                stub/supervise.c stub/denials.c stub/obs_paths.c \
-                stub/obs_decode.c stub/llaudit.c stub/sbpf.c stub/resolve.c \
-                stub/boxns.c stub/cgroup.c stub/pasta.c stub/relay.c stub/nfnl.c \
-                stub/userns.c stub/vars.c stub/util.c stub/names.c stub/libc.c \
-                artifact/polbin_read.c artifact/sha256.c
-POLEXEC_HDRS := $(wildcard stub/*.h) artifact/polbin.h artifact/sections.h \
-                artifact/sha256.h
+# By room (stub/polexec.c's head comment draws them): the phases, in the
+# order polexec runs them; then each layer's mechanism, the observation,
+# the helpers; the kernel ABI polc shares (abi/); the artifact's format.
+POLEXEC_PHASES := stub/polexec.c stub/args.c stub/record.c stub/artifact.c \
+                  stub/decide.c stub/env.c stub/secrets.c stub/run.c \
+                  stub/child.c stub/doctor.c
+POLEXEC_ROOMS  := box landlock limits net observe lib
+POLEXEC_SRCS += $(POLEXEC_PHASES) \
+                $(foreach r,$(POLEXEC_ROOMS),$(sort $(wildcard stub/$(r)/*.c))) \
+                abi/userns.c artifact/polbin_read.c artifact/sha256.c
+POLEXEC_HDRS := $(wildcard stub/*.h stub/*/*.h abi/*.h) artifact/polbin.h \
+                artifact/sections.h artifact/sha256.h
 
 MUSL_INC := $(B)/musl-include
 # -z norelro: a static musl program never makes its RELRO part read-only
@@ -31,7 +30,8 @@ POLEXEC_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Oz -fno-pie -no-pie \
                   -ffunction-sections -fdata-sections -Wl,--gc-sections \
                   -Wl,-z,norelro \
                   -fno-asynchronous-unwind-tables -DPOLEXEC_OWN_LIBC \
-                  -DPOLC_VERSION='"$(VERSION)"' -Iartifact -isystem $(MUSL_INC)
+                  -DPOLC_VERSION='"$(VERSION)"' -Istub -I. -Iartifact \
+                  -isystem $(MUSL_INC)
 
 $(MUSL_INC)/.stamp:
 	@mkdir -p $(MUSL_INC)
@@ -64,7 +64,7 @@ $(B)/tests/leak/mkpolbin: tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 	    tests/leak/progs/mkpolbin.c artifact/polbin_write.c \
 	    artifact/polbin_read.c artifact/sha256.c -o $@
 
-CHECKS += tests/leak/run.sh tests/size/run.sh
+CHECKS += tests/leak/run.sh tests/size/run.sh tests/rooms/run.sh
 
 # Where polexec's bytes go: per object and per symbol (issue 15).
 bench-size: export POLEXEC_SRCS := $(POLEXEC_SRCS)

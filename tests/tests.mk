@@ -23,14 +23,14 @@ $(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
 		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
-# stub/userns.c alone: the user namespace diagnosis, fed file contents.
-$(B)/tests/unit/test_userns: $(B)/tests/unit/test_userns.o $(B)/stub/userns.o
+# abi/userns.c alone: the user namespace diagnosis, fed file contents.
+$(B)/tests/unit/test_userns: $(B)/tests/unit/test_userns.o $(B)/abi/userns.o
 	$(CC) $(CFLAGS) $^ -lcmocka -o $@
 $(B)/tests/unit/test_userns.o: CFLAGS += -I.
 
-# stub/resolve.c alone: polexec's resolver without a network.
+# stub/net/resolve.c alone: polexec's resolver without a network.
 $(B)/tests/unit/test_resolve: $(B)/tests/unit/test_resolve.o \
-		$(B)/stub/resolve.o
+		$(B)/stub/net/resolve.o
 	$(CC) $(CFLAGS) $^ -lcmocka -o $@
 $(B)/tests/unit/test_resolve.o: CFLAGS += -I.
 

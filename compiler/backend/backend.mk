@@ -16,9 +16,9 @@ POLC_OBJS += $(BACKEND_OBJS)
 
 # The egress backend builds nfnetlink messages with libnftnl.
 LDLIBS += -lnftnl -lmnl
-# The Landlock backend's constants come from stub/landlock_compat.h,
+# The Landlock backend's constants come from abi/landlock_compat.h,
 # shared with polexec.
-$(B)/compiler/backend/landlock.o: CFLAGS += -Istub
+$(B)/compiler/backend/landlock.o: CFLAGS += -I.
 
 # What the seccomp suites take: the backend and its validator, the IR as
 # logic, the BPF model, the IR itself, and their shared fixtures.

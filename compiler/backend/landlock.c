@@ -20,7 +20,7 @@
  */
 #include "backend.h"
 #include "support/support.h"
-#include "landlock_compat.h"
+#include "abi/landlock_compat.h"
 #include "polbin.h"
 #include "sections.h"
 

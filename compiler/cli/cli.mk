@@ -8,8 +8,8 @@ CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/record_read.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
 # polc doctor names why a user namespace cannot be made with polexec's
-# own words: stub/userns.c, libc only.
-CLI_OBJS  += $(B)/stub/userns.o
+# own words: abi/userns.c, libc only.
+CLI_OBJS  += $(B)/abi/userns.o
 $(B)/compiler/cli/doctor.o: CFLAGS += -I.
 POLC_OBJS += $(CLI_OBJS) $(POLC_MAIN)
 

@@ -10,7 +10,7 @@
  * What one artifact needs on this machine is `polexec --doctor ARTIFACT`.
  */
 #include "cli.h"
-#include "stub/userns.h" /* why a user namespace cannot be made */
+#include "abi/userns.h" /* why a user namespace cannot be made */
 
 #include <errno.h>
 #include <fcntl.h>

@@ -48,7 +48,8 @@ FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \
 # musl), without util.c's die() and polexec.c's main(): the harness brings
 # a die() that returns to it. calloc and free are wrapped so that the
 # harness frees what a refusal leaves allocated (see fuzz_stub.c).
-FUZZ_STUB_SRCS := $(filter-out stub/util.c stub/polexec.c,$(wildcard stub/*.c))
+FUZZ_STUB_SRCS := $(filter-out stub/lib/util.c stub/polexec.c,\
+	$(wildcard stub/*.c stub/*/*.c)) abi/userns.c
 FUZZ_STUB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_STUB_SRCS)) \
 	$(B)/fuzz/artifact/polbin_read.o $(B)/fuzz/artifact/sha256.o
 # fuzz_oci: the importer (compiler/oci/ but the export), and the word
@@ -90,10 +91,10 @@ $(B)/fuzz/fuzz_record: $(B)/fuzz/tests/fuzz/fuzz_record.o $(FUZZ_REC_OBJS) \
 		$(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(FUZZ_LDLIBS) -ldl -o $@
 # fuzz_dns: polexec's resolver, its answer, resolv.conf and hosts readers.
-$(B)/fuzz/tests/fuzz/fuzz_dns.o: FUZZ_CFLAGS += -Istub
-$(B)/fuzz/fuzz_dns: $(B)/fuzz/tests/fuzz/fuzz_dns.o $(B)/fuzz/stub/resolve.o
+$(B)/fuzz/tests/fuzz/fuzz_dns.o: FUZZ_CFLAGS += -Istub/net
+$(B)/fuzz/fuzz_dns: $(B)/fuzz/tests/fuzz/fuzz_dns.o $(B)/fuzz/stub/net/resolve.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@
-$(B)/fuzz/tests/fuzz/fuzz_stub.o: FUZZ_CFLAGS += -Istub
+$(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS): FUZZ_CFLAGS += -Istub -I.
 $(B)/fuzz/fuzz_stub: $(B)/fuzz/tests/fuzz/fuzz_stub.o $(FUZZ_STUB_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer \
 	    -Wl,--wrap=calloc,--wrap=free $^ -o $@

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness for polexec's resolver (stub/resolve.c): what it reads
+ * libFuzzer harness for polexec's resolver (stub/net/resolve.c): what it reads
  * that others wrote. The first byte picks the reader, the rest is its
  * input:
  *

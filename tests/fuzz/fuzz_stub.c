@@ -3,13 +3,13 @@
  * libFuzzer harness for polexec's own artifact decoder: bytes in as a
  * .polbin, through artifact_decode() (stub/artifact.c): polbin_parse, then
  * META, SECCOMP, ENV, LANDLOCK, LIMITS, NET and NFT
- * (nfnl_validate, stub/nfnl.c). It links the stub's sources, built with
- * clang and glibc instead of musl, except stub/util.c and stub/polexec.c.
+ * (nfnl_validate, stub/net/nfnl.c). It links the stub's sources, built with
+ * clang and glibc instead of musl, except stub/lib/util.c and stub/polexec.c.
  *
  * polexec refuses through die(), which prints and _exits 125. This file
  * brings its own die(), die_with_error() and die_oom() that longjmp back
  * here instead, so one process tries every input. The decoder allocates
- * with xcalloc (stub/names.c) and never frees what a refusal leaves
+ * with xcalloc (stub/lib/names.c) and never frees what a refusal leaves
  * behind (the process exits); so that the fuzzer neither leaks nor grows,
  * the build wraps calloc and free (-Wl,--wrap=calloc,--wrap=free, see
  * tests/fuzz/fuzz.mk) and every block the decoder allocated for an input
@@ -33,7 +33,7 @@
  * "accepted"), to see how far an input gets.
  */
 #include "artifact.h"
-#include "util.h"
+#include "lib/util.h"
 #include "sha256.h"
 
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 # The observation suite (tests/observe/run.sh): denials, learn mode,
 # destructive calls, the supervisor failing closed. Its probes are static
 # (glibc) so that strict policies stay small; polexec-hooks is polexec
-# with the test hooks of stub/supervise.c (POLEXEC_TEST_HOOKS: a
+# with the test hooks of stub/observe/supervise.c (POLEXEC_TEST_HOOKS: a
 # supervisor that receives and never answers, or none at all), built for
 # this suite only and never installed.
 

@@ -17,7 +17,7 @@
  *     runtime sets holding the addresses the world binds their names to;
  *     Landlock's TCP port rules where the box shares the host's network;
  *   - limits: the LIMITS section, time and CPU ceilings as polexec
- *     enforces them (stub/limits.c, stub/limits_run.c);
+ *     enforces them (stub/limits/limits.c, stub/limits_run.c);
  *   - env: the ENV section's entries.
  */
 #include "diff.h"

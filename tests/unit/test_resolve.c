@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stub/resolve.c, polexec's resolver, without a network: the answer
+ * stub/net/resolve.c, polexec's resolver, without a network: the answer
  * reader over crafted messages (answers to another question, rcodes, TC,
  * compression pointers that loop or point out of bounds, names over 255
  * bytes, records cut short, CNAME chains), resolv.conf and hosts lines as
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "artifact/polbin.h"
-#include "stub/resolve.h"
+#include "stub/net/resolve.h"
 
 /* --- a message builder -------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stub/userns.c: the cause of a user namespace that cannot be made, from
+ * abi/userns.c: the cause of a user namespace that cannot be made, from
  * the files' contents as a machine would have them, and the fix each
  * explanation names. The files are fed in, so the AppArmor and Debian
  * cases are tested on a machine that has neither.
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "stub/userns.h"
+#include "abi/userns.h"
 
 /* max, clone, apparmor_restrict, label: NULL is an absent file. */
 static enum userns_cause cause(const char *max, const char *clone,

@@ -10,7 +10,7 @@
 # setting is per namespace, so the host's is untouched), then polexec runs
 # there as its root and as uid 65534. AppArmor's restriction and Debian's
 # kernel.unprivileged_userns_clone cannot be set on this kernel: those
-# causes are fed to stub/userns.c by tests/unit/test_userns.c.
+# causes are fed to abi/userns.c by tests/unit/test_userns.c.
 #
 # The profile (contrib/apparmor/polexec) is compiled with apparmor_parser
 # -Q -K (nothing loaded into a kernel, nothing cached): as it is where the

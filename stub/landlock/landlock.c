@@ -24,9 +24,9 @@
  * The ruleset's fd reaches the child through clone's copy of the fd table.
  */
 #include "landlock.h"
-#include "kernel.h"
-#include "landlock_compat.h"
-#include "util.h"
+#include "lib/kernel.h"
+#include "abi/landlock_compat.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

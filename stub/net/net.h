@@ -3,10 +3,10 @@
 #ifndef POLC_STUB_NET_H
 #define POLC_STUB_NET_H
 
-#include "artifact.h"
-#include "layers.h"
-#include "util.h"
-#include "vars.h"
+#include "lib/policy.h"
+#include "lib/layers.h"
+#include "lib/util.h"
+#include "lib/vars.h"
 
 #define POLEXEC_MAX_NET_ADDRS 64 /* addresses pinned per net entry */
 

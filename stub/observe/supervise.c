@@ -40,8 +40,8 @@
  * stderr.
  */
 #include "observe.h"
-#include "view.h"
-#include "kernel.h"
+#include "box/view.h"
+#include "lib/kernel.h"
 #include "sbpf.h"
 
 #include <errno.h>

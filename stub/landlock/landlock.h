@@ -9,9 +9,10 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
-#include "artifact.h"
-#include "layers.h"
-#include "vars.h"
+#include "lib/policy.h"
+#include "lib/layers.h"
+#include "lib/util.h"
+#include "lib/vars.h"
 
 #define POLEXEC_MAX_LL_WARN 16 /* warnings kept for the record */
 
@@ -48,5 +49,9 @@ void landlock_allow(const struct ll_run *run, int fd, uint64_t access,
 void landlock_allow_read(const struct ll_run *run, const char *path);
 /* In the child, after no_new_privs: the ruleset becomes the box's. */
 void landlock_restrict(const struct ll_run *run);
+/* The record's members for what was installed (record.c here): the ABI,
+ * the handled and dropped rights, the rules as bound, the ports. */
+void landlock_record(struct text *t, const struct ll_spec *l,
+		     const struct ll_run *run);
 
 #endif

@@ -23,7 +23,7 @@
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 
-#include "landlock_compat.h"
+#include "abi/landlock_compat.h"
 
 #if defined(__x86_64__)
 #define POLEXEC_AUDIT_ARCH AUDIT_ARCH_X86_64

@@ -11,8 +11,8 @@
  * message of a kind the contract names, and carries the flags it says.
  */
 #include "nfnl.h"
-#include "artifact.h"
-#include "util.h"
+#include "lib/policy.h"
+#include "lib/util.h"
 
 #include <endian.h>
 #include <errno.h>

@@ -32,11 +32,11 @@
  * other than NETLINK_ROUTE.
  */
 #include "net.h"
-#include "observe.h"
-#include "boxns.h"
+#include "observe/observe.h"
+#include "box/boxns.h"
 #include "nfnl.h"
 #include "pasta.h"
-#include "protect.h"
+#include "lib/protect.h"
 #include "relay.h"
 #include "resolve.h"
 

@@ -39,7 +39,7 @@
  * MFD_NOEXEC_SEAL answer EACCES.
  */
 #include "init.h"
-#include "kernel.h"
+#include "lib/kernel.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -16,9 +16,9 @@
  * that the one mapping it may write, its own ids, is U:G.
  */
 #include "boxns.h"
-#include "kernel.h"
-#include "userns.h"
-#include "util.h"
+#include "lib/kernel.h"
+#include "abi/userns.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,9 +8,9 @@
 
 #include <sys/types.h>
 
-#include "artifact.h"
-#include "landlock.h"
-#include "util.h"
+#include "lib/policy.h"
+#include "landlock/landlock.h"
+#include "lib/util.h"
 
 /* Parent, planning the view: the page the box's processes report in. */
 void init_plan(void);

@@ -17,7 +17,7 @@
  * another one would match nothing (and says so by recording nothing).
  */
 #include "observe.h"
-#include "kernel.h"
+#include "lib/kernel.h"
 
 #include <errno.h>
 #include <stdio.h>

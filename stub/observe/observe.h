@@ -23,10 +23,10 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#include "artifact.h"
-#include "landlock.h"
-#include "util.h"
-#include "vars.h"
+#include "lib/policy.h"
+#include "landlock/landlock.h"
+#include "lib/util.h"
+#include "lib/vars.h"
 
 #define OBS_MAX_NR	 POLBIN_OBS_MAX_NR /* syscall numbers named */
 #define OBS_MAX_CONSTS	 256		   /* names in one constant table */

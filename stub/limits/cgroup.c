@@ -19,8 +19,8 @@
  * them itself, polexec closes the pipe and reaps the keeper.
  */
 #include "cgroup.h"
-#include "kernel.h"
-#include "util.h"
+#include "lib/kernel.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

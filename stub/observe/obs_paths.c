@@ -18,7 +18,7 @@
  * text: symlinks and bind mounts are not followed (docs/OBSERVE.md).
  */
 #include "observe.h"
-#include "kernel.h"
+#include "lib/kernel.h"
 #include "sha256.h"
 
 #include <fcntl.h>

@@ -36,10 +36,10 @@
  * keeps the wall clock and says what the box hit.
  */
 #include "limits.h"
-#include "boxns.h"
+#include "box/boxns.h"
 #include "cgroup.h"
-#include "kernel.h"
-#include "observe.h"
+#include "lib/kernel.h"
+#include "observe/observe.h"
 
 #include <errno.h>
 #include <poll.h>

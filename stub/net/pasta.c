@@ -18,9 +18,9 @@
  *                      not join a pair that root's helper made
  */
 #include "pasta.h"
-#include "boxns.h"
-#include "kernel.h"
-#include "util.h"
+#include "box/boxns.h"
+#include "lib/kernel.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #ifndef POLC_STUB_RELAY_H
 #define POLC_STUB_RELAY_H
 
-#include "artifact.h"
+#include "lib/policy.h"
 
 /* How many ports the `loopback` ranges list. */
 unsigned relay_ports(const struct net_spec *s);

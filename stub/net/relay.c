@@ -24,8 +24,8 @@
  * listen queue.
  */
 #include "relay.h"
-#include "kernel.h"
-#include "util.h"
+#include "lib/kernel.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <netinet/in.h>

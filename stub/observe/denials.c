@@ -10,7 +10,7 @@
  * also one line on stderr when it is first seen.
  */
 #include "observe.h"
-#include "kernel.h"
+#include "lib/kernel.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -9,9 +9,9 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "artifact.h"
-#include "layers.h"
-#include "util.h"
+#include "lib/policy.h"
+#include "lib/layers.h"
+#include "lib/util.h"
 
 /*
  * Parent, deciding layers: picks each limit's tier, creates the box's

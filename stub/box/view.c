@@ -36,12 +36,9 @@
  * Every step fails closed with what was being done and the path.
  */
 #include "view.h"
-#include "observe.h"
 #include "boxns.h"
 #include "init.h"
-#include "landlock_compat.h"
-#include "net.h"
-#include "secrets.h"
+#include "abi/landlock_compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -222,7 +219,7 @@ static int mount_api(void)
 	       errno != ENOSYS;
 }
 
-void view_plan(const struct policy *p, struct layer_state *l)
+void view_plan(const struct policy *p, struct layer_state *l, int learn)
 {
 	const struct view_spec *v = &p->view;
 	const char *why = NULL;
@@ -233,7 +230,7 @@ void view_plan(const struct policy *p, struct layer_state *l)
 		boxns_map_user(v->uid, v->gid);
 	/* Learn mode sees the host's tree, as it has no Landlock: what the
 	 * view would hide is what it is there to record (docs/OBSERVE.md). */
-	if (!(v->flags & POLBIN_VIEW_F_ROOT) || supervise_learning()) {
+	if (!(v->flags & POLBIN_VIEW_F_ROOT) || learn) {
 		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 			die("view: `user %u:%u` needs a user namespace, which "
 			    "this user may not create: %s",
@@ -628,12 +625,12 @@ out:
 }
 
 /* The mount points of the secrets' tmpfs, made on the box's tmpfs. */
-static void secret_points(void)
+static void secret_points(const struct view_extras *x)
 {
 	const char *m;
 	uint32_t i;
 
-	for (i = 0; (m = secrets_mount_point(i)); i++)
+	for (i = 0; (m = x->secret_point(i)); i++)
 		close(point(m, 0));
 }
 
@@ -668,9 +665,8 @@ static void reopen_sources(void)
 	}
 }
 
-static void build(const struct ll_run *ll)
+static void build(const struct ll_run *ll, const struct view_extras *x)
 {
-	const char *hosts, *resolv;
 	uint32_t k;
 
 	reopen_sources();
@@ -725,12 +721,11 @@ static void build(const struct ll_run *ll)
 			copy_link(path);
 		}
 	}
-	net_box_files(&hosts, &resolv);
-	if (hosts) {
-		put_file("/etc/hosts", hosts, 1, ll);
-		put_file("/etc/resolv.conf", resolv, 0, ll);
+	if (x->hosts) {
+		put_file("/etc/hosts", x->hosts, 1, ll);
+		put_file("/etc/resolv.conf", x->resolv, 0, ll);
 	}
-	secret_points();
+	secret_points(x);
 	/* The old root goes: stacked over the new one, then detached. */
 	if (fchdir(V.rootfd) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
 		die_with_error("view: pivot_root");
@@ -738,7 +733,7 @@ static void build(const struct ll_run *ll)
 		die_with_error("view: detach the old root");
 	if (chdir("/") < 0)
 		die_with_error("view: chdir /");
-	secrets_child();
+	x->secrets();
 	if (setattr(V.rootfd, 0, MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_) < 0)
 		die_with_error("view: make the root read-only");
 	check(V.rootfd, MOUNT_ATTR_RDONLY_, "root", "/");
@@ -747,16 +742,16 @@ static void build(const struct ll_run *ll)
 			die_with_error("view: chdir /");
 }
 
-void view_child(const struct ll_run *ll)
+void view_child(const struct ll_run *ll, const struct view_extras *x)
 {
 	uint32_t i;
 
 	if (!V.root) {
-		net_child_mounts(); /* the host's tree, as before */
-		secrets_child();
+		x->host_files(); /* the host's tree, as before */
+		x->secrets();
 		return;
 	}
-	build(ll);
+	build(ll, x);
 	/* Nothing of the host's tree stays open here. */
 	for (i = 0; i < V.p->ll.nfs; i++)
 		if (V.p->ll.fs[i].fd >= 0)
