@@ -401,6 +401,42 @@ t_filtered_udp_blocked_unless_listed() {
 		reached "tcp under it" "tcp $H1 8080" "h1:8080/tcp"
 }
 
+# A UDP flow admits replies from its destination alone (issue 28). The
+# box sends from a fixed port to the allowed h1:5353; h2, unlisted, sends
+# a datagram every 100 ms to the caller's address at that port (a
+# knocker started by setup_knockers), where pasta's outside socket of the
+# flow is bound. Nothing of h2's may reach the box, and nothing the box
+# sends may reach h2: the box answers every stranger with a tag, and h2's
+# log must not show it. IPv4 and IPv6. Twin, unboxed: the same probe
+# here (the caller's namespace) hears h2 and h2 hears its answer, so the
+# knocks do arrive where pasta listens.
+t_filtered_udp_replies_only_from_dest() {
+	ur_rc=0
+	for fam in 4 6; do
+		if [ $fam = 4 ]; then
+			h1=$H1 lport=40000
+		else
+			h1=$H1_6 lport=40001
+		fi
+		tag="box$fam-$(id -u)-$$"
+		p="udpbind $lport $h1 5353 2 $tag"
+		boxp "$ART/udp-reply.polbin" -- "$p" || return 1
+		expect "IPv$fam: h1 answers the flow, no stranger does" \
+			"$(res "$p")" "reply=h1:5353/udp strangers=0" || ur_rc=1
+		expect "IPv$fam: answers from the box h2 heard" \
+			"$(grep -c -- "$tag" "$SHARED/server-knock$fam.log")" 0 ||
+			ur_rc=1
+		tag="out$fam-$(id -u)-$$"
+		p="udpbind $lport $h1 5353 2 $tag"
+		expect_match "IPv$fam twin: unboxed, h2's knocks arrive" \
+			"$(outside $p)" "^reply=h1:5353/udp strangers=[1-9]" &&
+			expect_match "IPv$fam twin: and h2 hears the answer" \
+				"$(cat "$SHARED/server-knock$fam.log")" "$tag" ||
+			ur_rc=1
+	done
+	return $ur_rc
+}
+
 t_filtered_ipv6() {
 	boxp "$ART/filtered.polbin" -- "tcp $H1_6 8080" "tcp $H1_6 80" \
 		"tcp $H2_6 8080" || return 1
@@ -975,6 +1011,7 @@ t_none_no_route_no_host_loopback
 t_none_loopback_listed_port
 t_filtered_allowed_reached_others_blocked
 t_filtered_udp_blocked_unless_listed
+t_filtered_udp_replies_only_from_dest
 t_filtered_ipv6
 t_filtered_deny_carved_out_of_allow
 t_filtered_pinned_names
@@ -1050,6 +1087,16 @@ setup_dns() {
 		"options timeout:2 attempts:2" >"$SHARED/resolv.conf"
 }
 
+# The strangers of t_filtered_udp_replies_only_from_dest: h2 knocking at
+# the caller's address on its link, port 40000 (IPv4) and 40001 (IPv6),
+# logs every uid can read.
+setup_knockers() {
+	start_server "$HOLDER_2" "$H2" knock4 knock:5355,10.77.2.1,40000 &&
+		start_server "$HOLDER_2" "$H2_6" knock6 \
+			knock:5355,fd77:2::1,40001 &&
+		chmod 644 "$SHARED/server-knock4.log" "$SHARED/server-knock6.log"
+}
+
 # --- main ------------------------------------------------------------------
 
 if [ -n "${NET_INNER:-}" ]; then
@@ -1070,6 +1117,7 @@ netlab_enter net "$@"
 setup_shared || fatal "cannot copy the binaries and build the policies"
 setup_outer || fatal "cannot build the test hosts"
 setup_dns || fatal "cannot start the DNS servers"
+setup_knockers || fatal "cannot start h2's knockers"
 netlab_use net
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
