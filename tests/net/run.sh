@@ -738,6 +738,44 @@ t_filtered_variable_entry() {
 		expect_absent "unbound: the command never ran" "$T/canary")
 }
 
+# A caller's ignored signals (issue 28): SIG_IGN survives execve, so
+# polexec inherits it. Ignoring SIGPIPE (as Python and Go parents do) made
+# pasta refuse to start; ignoring SIGCHLD made the kernel reap the box
+# itself, and polexec exited 125 after the command had run (net none), or
+# refused the start (net filtered). Both must start, and the exit status
+# is the command's. Twin: the wrapper does leave the signal ignored in
+# what it runs (SigIgn of /proc/self/status).
+t_caller_ignored_signals() {
+	cs_rc=0
+	for sig in PIPE CHLD; do
+		bit=$([ $sig = PIPE ] && echo 13 || echo 17)
+		ign=$(env --ignore-signal=$sig grep "^SigIgn:" \
+			/proc/self/status | cut -f2)
+		expect "twin: env --ignore-signal=$sig leaves it ignored" \
+			"$(((0x$ign >> (bit - 1)) & 1))" 1 || return 1
+		WRAP="env --ignore-signal=$sig"
+		boxp "$ART/filtered.polbin" -- "tcp $H1 8080" "tcp $H1 80" &&
+			reached "SIG$sig ignored, net filtered: h1:8080" \
+				"tcp $H1 8080" "h1:8080/tcp" &&
+			blocked "SIG$sig ignored, net filtered: h1:80" \
+				"tcp $H1 80" || cs_rc=1
+		boxsh "$ART/filtered.polbin" -- /bin/sh -c 'exit 7'
+		expect "SIG$sig ignored, net filtered: exit status" "$RC" 7 ||
+			cs_rc=1
+		boxsh "$ART/net_none.polbin" -- /bin/sh -c 'exit 7'
+		expect "SIG$sig ignored, net none: exit status" "$RC" 7 &&
+			expect "SIG$sig ignored, net none: the record's exit" \
+				"$(rec .exit_code)" 7 || cs_rc=1
+		# the box itself starts with the default disposition
+		boxsh "$ART/net_none.polbin" -- /bin/grep "^SigIgn:" \
+			/proc/self/status &&
+			expect "SIG$sig ignored: the box ignores nothing" "$OUT" \
+				"SigIgn:	0000000000000000" || cs_rc=1
+		WRAP=
+	done
+	return $cs_rc
+}
+
 # The ways around the table are refused by the policy's seccomp filter;
 # ordinary sockets and NETLINK_ROUTE work in the same box.
 t_filtered_sockets_refused() {
@@ -1024,6 +1062,7 @@ t_dns_no_such_name
 t_dns_numeric_names
 t_dns_bad_servers
 t_filtered_sockets_refused
+t_caller_ignored_signals
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
 t_no_relay_left_behind
