@@ -776,6 +776,32 @@ t_caller_ignored_signals() {
 	return $cs_rc
 }
 
+# AF_VSOCK reaches the host or VM through no network namespace (issue
+# 28): under `net none` and `net filtered` the companions allow-list the
+# socket families (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK), so it is
+# refused with EACCES, also where the policy's own socket rule names it.
+# Twins: outside, and in a box with the host's network, the same probe
+# makes one (this machine has vsock); AF_UNIX, AF_INET and NETLINK_ROUTE
+# still work in the boxes.
+t_vsock_refused() {
+	expect "twin: vsock outside" "$(outside vsock)" ok || return 1
+	boxp "$ART/host.polbin" -- vsock || return 1
+	expect "twin: vsock with the host's network" "$(res vsock)" ok ||
+		return 1
+	for art in sockets net_none vsock-wide; do
+		boxp "$ART/$art.polbin" -- vsock "netlink 0" routes \
+			"tcp 127.0.0.1 1" || return 1
+		expect "vsock, $art" "$(res vsock)" "errno=EACCES" &&
+			expect "NETLINK_ROUTE, $art" "$(res "netlink 0")" ok &&
+			expect_match "AF_INET, $art" \
+				"$(res "tcp 127.0.0.1 1")" "errno=ECONNREFUSED" &&
+			expect_match "routes, $art" "$(res routes)" "^default4" ||
+			return 1
+	done
+	expect_match "polc warned about the wider rule" \
+		"$(cat "$ART/vsock-wide.log")" "gives way where the egress companion"
+}
+
 # The ways around the table are refused by the policy's seccomp filter;
 # ordinary sockets and NETLINK_ROUTE work in the same box.
 t_filtered_sockets_refused() {
@@ -1062,6 +1088,7 @@ t_dns_no_such_name
 t_dns_numeric_names
 t_dns_bad_servers
 t_filtered_sockets_refused
+t_vsock_refused
 t_caller_ignored_signals
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
