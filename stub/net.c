@@ -34,11 +34,13 @@
 #include "net.h"
 #include "observe.h"
 #include "boxns.h"
+#include "kernel.h"
 #include "nfnl.h"
 #include "pasta.h"
 #include "protect.h"
 #include "relay.h"
 #include "resolve.h"
+#include "sbpf.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -49,6 +51,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -253,11 +257,103 @@ static void batch_pins(uint32_t i)
 	free(keys);
 }
 
+/* What the box's own filter answers socket(family, type, protocol): 1
+ * when it would make it (allow or log), else 0. */
+static int box_may_make(const struct policy *p, int family, int type,
+			int protocol)
+{
+	struct seccomp_data d;
+	unsigned bad, act;
+
+	if (!p->nfilter)
+		return 1;
+	if (sbpf_check(p->filter, p->nfilter, &bad))
+		return 0; /* a program we cannot read refuses */
+	memset(&d, 0, sizeof(d));
+	d.nr = __NR_socket;
+	d.arch = POLEXEC_AUDIT_ARCH;
+	d.args[0] = (uint32_t)family;
+	d.args[1] = (uint32_t)type;
+	d.args[2] = (uint32_t)protocol;
+	act = sbpf_run(p->filter, p->nfilter, &d) & SECCOMP_RET_ACTION_FULL;
+	return act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG;
+}
+
+static const char *family_name(int family, char *buf, size_t len)
+{
+	static const char *const names[] = {
+	    [AF_UNIX] = "AF_UNIX",     [AF_INET] = "AF_INET",
+	    [AF_INET6] = "AF_INET6",   [AF_NETLINK] = "AF_NETLINK",
+	    [AF_PACKET] = "AF_PACKET", [AF_VSOCK] = "AF_VSOCK"};
+
+	if (family >= 0 && family < (int)(sizeof(names) / sizeof(*names)) &&
+	    names[family])
+		return names[family];
+	snprintf(buf, len, "family %d", family);
+	return buf;
+}
+
+/*
+ * After it: none of fds 0, 1 and 2, which reach the box as the caller gave
+ * them (child.c closes the others), is a socket the box could not make.
+ * A socket lives in the network namespace it was made in: an inet socket
+ * handed over by the caller is a way out of `net none` or `net filtered`
+ * that no table in the box's namespace sees (connect(AF_UNSPEC) dissolves
+ * a connection, and the next connect goes anywhere). Under those modes
+ * only AF_UNIX sockets pass; without them, a socket passes when the box's
+ * own filter would let it make one like it (the companions refuse raw,
+ * packet and other-netlink sockets). Pipes, terminals and files pass.
+ */
+static void check_std_fds(const struct policy *p)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		int family, type, protocol;
+		socklen_t l = sizeof(int);
+		struct stat st;
+		char buf[32];
+
+		if (fstat(fd, &st) < 0) {
+			if (errno == EBADF)
+				continue;
+			die_with_error("net: fd %d: fstat", fd);
+		}
+		if (!S_ISSOCK(st.st_mode))
+			continue;
+		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &l) < 0 ||
+		    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) < 0 ||
+		    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &protocol, &l) < 0)
+			die_with_error("net: fd %d: a socket whose family, "
+				       "type and protocol cannot be read",
+				       fd);
+		if (family == AF_UNIX)
+			continue;
+		if (p->net.present)
+			die("net: fd %d is an %s socket (type %d, protocol %d) "
+			    "of the caller's network, which `net %s` keeps "
+			    "the box out of: only pipes, terminals, files and "
+			    "AF_UNIX sockets may be its fds 0-2",
+			    fd, family_name(family, buf, sizeof(buf)), type,
+			    protocol,
+			    p->net.mode == POLBIN_NET_FILTERED ? "filtered"
+							       : "none");
+		if (!box_may_make(p, family, type, protocol))
+			die("net: fd %d is an %s socket (type %d, protocol "
+			    "%d), "
+			    "which the box's syscall rules would not let it "
+			    "make",
+			    fd, family_name(family, buf, sizeof(buf)), type,
+			    protocol);
+	}
+}
+
 void net_prepare(const struct policy *p, const struct vars *vars)
 {
 	const struct net_spec *s = &p->net;
 	uint32_t i;
 
+	check_std_fds(p);
 	if (!net_needs_pair(s))
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));

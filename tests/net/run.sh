@@ -802,6 +802,66 @@ t_vsock_refused() {
 		"$(cat "$ART/vsock-wide.log")" "gives way where the egress companion"
 }
 
+# A socket the caller hands over as fd 0, 1 or 2 (issue 28): it lives in
+# the caller's network namespace, where the box's table does not look. A
+# TCP connection to the allowed h1:8080, dissolved with connect(AF_UNSPEC)
+# and connected again to h2, reached h2 from a `net filtered` box. Now
+# polexec refuses to start (125, the message and the record name the fd)
+# an inet, netlink or vsock socket under `net none` or `net filtered`, and
+# under the host's network a socket the box's own filter would not let it
+# make. Twins: an AF_UNIX socket and a pipe pass; under the host's
+# network a TCP connection and NETLINK_ROUTE pass; unboxed, the same
+# dissolve-and-reconnect reaches h2.
+# fd_box "FD KIND [HOST PORT] ART" CMD...: polexec ART.polbin -- CMD with a
+# socket of KIND (netprobe withfd) as its fd FD: RC, $T/stdout,
+# $T/stderr, the record in $T/rec.json; fd, kind and art set.
+fd_box() {
+	# shellcheck disable=SC2086
+	set -- $1 -- "$@"
+	fd=$1
+	if [ "$2" = tcp ]; then
+		kind="tcp $3 $4" art=$5
+		shift 6
+	else
+		kind=$2 art=$3
+		shift 4
+	fi
+	# shellcheck disable=SC2086
+	timeout -k 5 "$BOX_SECS" "$BIN/netprobe" withfd $fd $kind \
+		"$POLEXEC" --record "$T/rec.json" "$ART/$art.polbin" -- "$@" \
+		</dev/null >"$T/stdout" 2>"$T/stderr"
+	RC=$?
+}
+
+t_std_fd_sockets() {
+	sf_rc=0
+	expect "twin: unboxed, the handed-over socket reaches h2" \
+		"$(res "reuse 0 $H2 8080" "$("$BIN/netprobe" withfd 0 tcp \
+			$H1 8080 "$BIN/netprobe" reuse 0 $H2 8080)")" \
+		"h2:8080/tcp" || return 1
+	for c in "0 tcp $H1 8080 filtered" "0 tcp $H1 8080 net_none" \
+		"1 udp filtered" "2 udp net_none" "0 netlink filtered" \
+		"2 vsock net_none" "1 nfnetlink host"; do
+		fd_box "$c" "$BIN/netprobe" reuse "${c%% *}" $H2 8080
+		expect "$kind as fd $fd, $art: exit" "$RC" 125 &&
+			expect_nomatch "$kind as fd $fd, $art: never reached h2" \
+				"$(cat "$T/stdout" "$T/stderr")" "h2:8080" &&
+			expect_match "$kind as fd $fd, $art: the record says why" \
+				"$(rec .reason)" "^net: fd $fd is an .* socket" ||
+			sf_rc=1
+	done
+	expect_match "the refusal on stderr" "$(cat "$T/stderr")" \
+		"polexec: net: fd 1 is an AF_NETLINK socket \(type 3, protocol 12\), which the box's syscall rules would not let it make" ||
+		sf_rc=1
+	for c in "0 unix filtered" "0 pipe net_none" "2 unix net_none" \
+		"0 tcp $H1 8080 host" "0 netlink host"; do
+		fd_box "$c" /bin/sh -c 'exit 7'
+		expect "twin: $kind as fd $fd, $art: the command's exit" \
+			"$RC" 7 || sf_rc=1
+	done
+	return $sf_rc
+}
+
 # The ways around the table are refused by the policy's seccomp filter;
 # ordinary sockets and NETLINK_ROUTE work in the same box.
 t_filtered_sockets_refused() {
@@ -1089,6 +1149,7 @@ t_dns_numeric_names
 t_dns_bad_servers
 t_filtered_sockets_refused
 t_vsock_refused
+t_std_fd_sockets
 t_caller_ignored_signals
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta

@@ -20,7 +20,8 @@
 //                      output of its own; the alarm cancelled): tcp HOST
 //                      PORT (connected), udp (AF_INET, unbound), unix
 //                      (one end of an AF_UNIX socketpair), vsock
-//                      (AF_VSOCK stream), netlink (NETLINK_ROUTE), pipe
+//                      (AF_VSOCK stream), netlink (NETLINK_ROUTE),
+//                      nfnetlink (NETLINK_NETFILTER), pipe
 //                      (the read end of a pipe)
 //   reuse FD HOST PORT the socket at fd FD dissolved (connect AF_UNSPEC)
 //                      and connected to HOST:PORT: the line the server
@@ -304,7 +305,9 @@ static int probe_withfd(int argc, char **argv)
 	} else if (!strcmp(kind, "vsock")) {
 		s = socket(AF_VSOCK, SOCK_STREAM, 0);
 	} else if (!strcmp(kind, "netlink")) {
-		s = socket(AF_NETLINK, SOCK_RAW, 0);
+		s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	} else if (!strcmp(kind, "nfnetlink")) {
+		s = socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER);
 	} else if (!strcmp(kind, "pipe")) {
 		s = pipe(sv) < 0 ? -1 : sv[0];
 	} else {
