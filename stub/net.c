@@ -257,13 +257,13 @@ static void batch_pins(uint32_t i)
 	free(keys);
 }
 
-/* What the box's own filter answers socket(family, type, protocol): 1
- * when it would make it (allow or log), else 0. */
-static int box_may_make(const struct policy *p, int family, int type,
-			int protocol)
+/* What the box's own filter answers socket(v[0], v[1], v[2]): 1 when it
+ * would make it (allow or log), else 0. */
+static int box_may_make(const struct policy *p, const int *v)
 {
 	struct seccomp_data d;
 	unsigned bad, act;
+	int i;
 
 	if (!p->nfilter)
 		return 1;
@@ -272,25 +272,10 @@ static int box_may_make(const struct policy *p, int family, int type,
 	memset(&d, 0, sizeof(d));
 	d.nr = __NR_socket;
 	d.arch = POLEXEC_AUDIT_ARCH;
-	d.args[0] = (uint32_t)family;
-	d.args[1] = (uint32_t)type;
-	d.args[2] = (uint32_t)protocol;
+	for (i = 0; i < 3; i++)
+		d.args[i] = (uint32_t)v[i];
 	act = sbpf_run(p->filter, p->nfilter, &d) & SECCOMP_RET_ACTION_FULL;
 	return act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG;
-}
-
-static const char *family_name(int family, char *buf, size_t len)
-{
-	static const char *const names[] = {
-	    [AF_UNIX] = "AF_UNIX",     [AF_INET] = "AF_INET",
-	    [AF_INET6] = "AF_INET6",   [AF_NETLINK] = "AF_NETLINK",
-	    [AF_PACKET] = "AF_PACKET", [AF_VSOCK] = "AF_VSOCK"};
-
-	if (family >= 0 && family < (int)(sizeof(names) / sizeof(*names)) &&
-	    names[family])
-		return names[family];
-	snprintf(buf, len, "family %d", family);
-	return buf;
 }
 
 /*
@@ -306,45 +291,32 @@ static const char *family_name(int family, char *buf, size_t len)
  */
 static void check_std_fds(const struct policy *p)
 {
-	int fd;
+	static const int opt[3] = {SO_DOMAIN, SO_TYPE, SO_PROTOCOL};
+	int fd, k, v[3];
 
 	for (fd = 0; fd <= 2; fd++) {
-		int family, type, protocol;
 		socklen_t l = sizeof(int);
 		struct stat st;
-		char buf[32];
+		int r = fstat(fd, &st);
 
-		if (fstat(fd, &st) < 0) {
-			if (errno == EBADF)
-				continue;
+		if (r < 0 && errno != EBADF) /* EBADF: not open, nothing */
 			die_with_error("net: fd %d: fstat", fd);
-		}
-		if (!S_ISSOCK(st.st_mode))
+		if (r < 0 || !S_ISSOCK(st.st_mode))
 			continue;
-		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &l) < 0 ||
-		    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) < 0 ||
-		    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &protocol, &l) < 0)
-			die_with_error("net: fd %d: a socket whose family, "
-				       "type and protocol cannot be read",
-				       fd);
-		if (family == AF_UNIX)
+		for (k = 0; k < 3; k++)
+			if (getsockopt(fd, SOL_SOCKET, opt[k], &v[k], &l) < 0)
+				die_with_error("net: fd %d: getsockopt", fd);
+		if (v[0] == AF_UNIX || (!p->net.present && box_may_make(p, v)))
 			continue;
-		if (p->net.present)
-			die("net: fd %d is an %s socket (type %d, protocol %d) "
-			    "of the caller's network, which `net %s` keeps "
-			    "the box out of: only pipes, terminals, files and "
-			    "AF_UNIX sockets may be its fds 0-2",
-			    fd, family_name(family, buf, sizeof(buf)), type,
-			    protocol,
-			    p->net.mode == POLBIN_NET_FILTERED ? "filtered"
-							       : "none");
-		if (!box_may_make(p, family, type, protocol))
-			die("net: fd %d is an %s socket (type %d, protocol "
-			    "%d), "
-			    "which the box's syscall rules would not let it "
-			    "make",
-			    fd, family_name(family, buf, sizeof(buf)), type,
-			    protocol);
+		die("net: fd %d is a socket (family %d, type %d, protocol %d) "
+		    "%s",
+		    fd, v[0], v[1], v[2],
+		    p->net.present
+			? "of the caller's network, which `net none` and `net "
+			  "filtered` keep the box out of: only pipes, "
+			  "terminals, files and AF_UNIX sockets may be its fds "
+			  "0-2"
+			: "that the box's syscall rules would not let it make");
 	}
 }
 
