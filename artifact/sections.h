@@ -271,7 +271,9 @@ enum polbin_meta_key {
  *   chain output: hook output, priority 0, policy drop:
  *         oif 1, ip saddr 127.0.0.0/8 (ip6 saddr ::1), tcp flags rst,ack,
  *         tcp sequence 0: add tcp sport to @refused4/@refused6 (no
- *         verdict); oif 1 (lo) accept; ct state established,related accept;
+ *         verdict); oif 1 (lo) accept; l4proto tcp, ct state
+ *         established,related accept (TCP alone: UDP is judged by the
+ *         sets every time);
  *         icmpv6 neighbour/router solicitation and neighbour advert accept
  *         (to pasta, which answers them itself); ADDR . l4proto . th dport
  *         @deny4/@deny6 goto blocked; @allow4/@allow6 accept; for each
@@ -281,6 +283,9 @@ enum polbin_meta_key {
  *         @blocked4/@blocked6; tcp: reject with a reset; udp: reject with
  *         icmpx admin-prohibited (so the box fails at once instead of
  *         retrying a dropped SYN); anything else: drop.
+ *   chain input: hook input, priority 0, policy accept: iif 1 (lo)
+ *         accept; l4proto udp, ct state established accept; l4proto udp
+ *         drop (UDP enters only as the reply of a flow the box opened).
  */
 #define POLBIN_NET_VERSION	2
 #define POLBIN_NET_HEADER_LEN	24

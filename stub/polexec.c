@@ -133,6 +133,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	record.start_ns = monotonic_ns();
+	signals_default(); /* run.c: before any helper, pasta, the box */
 	parse_args(argv, &a);
 	if (a.doctor)
 		return doctor(a.artifact);

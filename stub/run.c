@@ -49,6 +49,35 @@ static void forwarded_set(sigset_t *set)
 }
 
 /*
+ * After it: no signal is ignored. An ignored disposition survives execve,
+ * so the caller's (a Python or Go parent ignores SIGPIPE, a shell may
+ * ignore SIGCHLD) would be every helper's: pasta refuses to start when
+ * signal() hands it back SIG_IGN, and with SIGCHLD ignored the kernel
+ * reaps our children itself, so waiting for the box fails (ECHILD) after
+ * the command ran. Called first, before any helper or the box starts; the
+ * box's own child resets its signals again (child.c).
+ */
+void signals_default(void)
+{
+	struct sigaction dfl, old;
+	int sig;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < _NSIG && sig <= 64; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (sigaction(sig, NULL, &old) < 0) {
+			if (errno == EINVAL) /* not a signal this kernel has */
+				continue;
+			die_with_error("signals: sigaction(%d)", sig);
+		}
+		if (old.sa_handler == SIG_IGN && sigaction(sig, &dfl, NULL) < 0)
+			die_with_error("signals: sigaction(%d, SIG_DFL)", sig);
+	}
+}
+
+/*
  * After it: the forwarded signals are blocked and have our handler, so one
  * that arrives before the child's pid is known waits until it is.
  */

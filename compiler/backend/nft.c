@@ -484,6 +484,8 @@ static void emit_table(struct out *o)
 	out_msg(o, nlh);
 }
 
+/* base: 0 a regular chain, NF_INET_LOCAL_OUT + 1 the output hook (policy
+ * drop), NF_INET_LOCAL_IN + 1 the input hook (policy accept) */
 static void emit_chain(struct out *o, const char *name, int base)
 {
 	struct nftnl_chain *c = nftnl_chain_alloc();
@@ -496,9 +498,11 @@ static void emit_chain(struct out *o, const char *name, int base)
 	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, POLBIN_NFT_TABLE);
 	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
 	if (base) {
-		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, NF_INET_LOCAL_OUT);
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, (uint32_t)base - 1);
 		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, 0);
-		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_DROP);
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY,
+				    base - 1 == NF_INET_LOCAL_IN ? NF_ACCEPT
+								 : NF_DROP);
 		nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
 	}
 	nlh = msg_start(o, NFT_MSG_NEWCHAIN, 0);
@@ -849,12 +853,62 @@ done:
 	rule_end(o, &r);
 }
 
+/* ct state & mask != 0 */
+static void x_ctstate(struct rule *r, uint32_t mask)
+{
+	static const uint32_t zero;
+	struct nftnl_expr *e = x_new(r, "ct");
+
+	if (e) {
+		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, NFT_CT_STATE);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_DREG, NFT_REG_1);
+		x_add(r, e);
+	}
+	x_bitwise(r, &mask, 4);
+	x_cmp(r, NFT_CMP_NEQ, &zero, 4);
+}
+
+/*
+ * The input chain: UDP from outside the box enters only as the reply of a
+ * flow the box opened (ct state established: the datagram's source is the
+ * address and port the flow was sent to). pasta's outside socket of a flow
+ * is bound to the box's source port on every address and passes in what
+ * anyone sends there; dropped here, such a datagram is never confirmed by
+ * conntrack, so the box's answer to it is a new flow the output chain
+ * judges by the sets.
+ */
+static void emit_input_rules(struct out *o)
+{
+	struct rule r = {0};
+	uint32_t one = 1;
+
+	if (!rule_start(&r, "input")) {
+		x_meta(&r, NFT_META_IIF, NFT_REG_1);
+		x_cmp(&r, NFT_CMP_EQ, &one, 4);
+		x_verdict(&r, NF_ACCEPT, NULL);
+	}
+	rule_end(o, &r);
+	if (!rule_start(&r, "input")) {
+		x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
+		x_cmp8(&r, IR_PROTO_UDP);
+		x_ctstate(&r, 2); /* established */
+		x_verdict(&r, NF_ACCEPT, NULL);
+	}
+	rule_end(o, &r);
+	if (!rule_start(&r, "input")) {
+		x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
+		x_cmp8(&r, IR_PROTO_UDP);
+		x_verdict(&r, NF_DROP, NULL);
+	}
+	rule_end(o, &r);
+}
+
 static void emit_rules(struct out *o, const struct ir_policy *p)
 {
 	static const uint8_t nd[] = {133, 135, 136};
 	struct rule r = {0};
 	size_t i, nrt = nft_runtime_count(p);
-	uint32_t one = 1, zero = 0, ctmask = 6; /* established | related */
+	uint32_t one = 1, zero = 0;
 	int f, j;
 
 	/* The box's own loopback refusing a connect: its kernel's reset to
@@ -897,17 +951,13 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 		x_verdict(&r, NF_ACCEPT, NULL);
 	}
 	rule_end(o, &r);
+	/* TCP alone: a UDP datagram is judged by the sets every time, so
+	 * an answer to a stranger that reached the box's port is not taken
+	 * for the reply of a flow (the input chain keeps strangers out too) */
 	if (!rule_start(&r, "output")) {
-		struct nftnl_expr *e;
-
-		e = x_new(&r, "ct");
-		if (e) {
-			nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, NFT_CT_STATE);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_CT_DREG, NFT_REG_1);
-			x_add(&r, e);
-		}
-		x_bitwise(&r, &ctmask, 4);
-		x_cmp(&r, NFT_CMP_NEQ, &zero, 4);
+		x_meta(&r, NFT_META_L4PROTO, NFT_REG_1);
+		x_cmp8(&r, IR_PROTO_TCP);
+		x_ctstate(&r, 6); /* established | related */
 		x_verdict(&r, NF_ACCEPT, NULL);
 	}
 	rule_end(o, &r);
@@ -973,6 +1023,7 @@ static void emit_rules(struct out *o, const struct ir_policy *p)
 	if (!rule_start(&r, "blocked"))
 		x_verdict(&r, NF_DROP, NULL);
 	rule_end(o, &r);
+	emit_input_rules(o);
 }
 
 int nft_section_build(const struct ir_policy *p, uint8_t **data, size_t *len,
@@ -1017,8 +1068,9 @@ int nft_section_build(const struct ir_policy *p, uint8_t **data, size_t *len,
 		goto fail;
 	}
 	emit_table(&o);
-	emit_chain(&o, "output", 1);
+	emit_chain(&o, "output", NF_INET_LOCAL_OUT + 1);
 	emit_chain(&o, "blocked", 0);
+	emit_chain(&o, "input", NF_INET_LOCAL_IN + 1);
 	emit_set(&o, "allow4", SET_ALLOW4, 4, 0);
 	emit_set(&o, "allow6", SET_ALLOW6, 6, 0);
 	emit_set(&o, "deny4", SET_DENY4, 4, 0);

@@ -119,7 +119,7 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen)
 	      "tcp flags & (rst | ack) == "
 	      "rst | ack tcp sequence 0 add @refused6 { tcp sport }\n"
 	      "\t\tmeta oif 1 accept\n"
-	      "\t\tct state established,related accept\n",
+	      "\t\tmeta l4proto tcp ct state established,related accept\n",
 	      out);
 	for (j = 0; j < 3; j++)
 		fprintf(out, "\t\ticmpv6 type %s accept\n", nd[j]);
@@ -151,7 +151,12 @@ int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen)
 				j ? "udp" : "tcp", f, f == 4 ? "ip" : "ip6");
 	fputs("\t\tmeta l4proto tcp reject with tcp reset\n"
 	      "\t\tmeta l4proto udp reject with icmpx admin-prohibited\n"
-	      "\t\tdrop\n\t}\n}\n",
+	      "\t\tdrop\n\t}\n\n"
+	      "\tchain input {\n"
+	      "\t\ttype filter hook input priority 0; policy accept;\n"
+	      "\t\tmeta iif 1 accept\n"
+	      "\t\tmeta l4proto udp ct state established accept\n"
+	      "\t\tmeta l4proto udp drop\n\t}\n}\n",
 	      out);
 	return ferror(out) ? -1 : 0;
 }

@@ -20,6 +20,10 @@
 	{                                                                      \
 		1, 32, IR_OP_EQ, 0xf, 3                                        \
 	} /* type & SOCK_TYPE_MASK */
+#define NOT_FAMILY(v)                                                          \
+	{                                                                      \
+		0, 32, IR_OP_NE, W32, (v)                                      \
+	}
 #define PROTO_NOT_ROUTE                                                        \
 	{                                                                      \
 		2, 32, IR_OP_NE, W32, 0                                        \
@@ -28,20 +32,39 @@
 const struct companion companions[] = {
     {"socket",
      "errno(EACCES) socket if family == AF_PACKET",
-     {DENY, 1, {FAMILY(17)}}},
+     {DENY, 1, {FAMILY(17)}},
+     0},
     {"socket",
      "errno(EACCES) socket if family == AF_INET && type & 0xf == SOCK_RAW",
-     {DENY, 2, {FAMILY(2), RAW}}},
+     {DENY, 2, {FAMILY(2), RAW}},
+     0},
     {"socket",
      "errno(EACCES) socket if family == AF_INET6 && type & 0xf == SOCK_RAW",
-     {DENY, 2, {FAMILY(10), RAW}}},
+     {DENY, 2, {FAMILY(10), RAW}},
+     0},
     {"socket",
      "errno(EACCES) socket if family == AF_NETLINK && protocol != "
      "NETLINK_ROUTE",
-     {DENY, 2, {FAMILY(16), PROTO_NOT_ROUTE}}},
-    {"io_uring_setup", "errno(EACCES) io_uring_setup", {DENY, 0, {{0}}}},
-    {"io_uring_enter", "errno(EACCES) io_uring_enter", {DENY, 0, {{0}}}},
-    {"io_uring_register", "errno(EACCES) io_uring_register", {DENY, 0, {{0}}}},
+     {DENY, 2, {FAMILY(16), PROTO_NOT_ROUTE}},
+     0},
+    /*
+     * Under net none and net filtered, the families a box's network
+     * namespace confines, and nothing else: AF_VSOCK (which reaches the
+     * host or VM through no network namespace at all), AF_PACKET and
+     * every other family are refused, whatever the policy's own socket
+     * rule says. NETLINK_ROUTE alone of netlink, by the rule above.
+     */
+    {"socket",
+     "errno(EACCES) socket if family != AF_UNIX && family != AF_INET && "
+     "family != AF_INET6 && family != AF_NETLINK",
+     {DENY, 4, {NOT_FAMILY(1), NOT_FAMILY(2), NOT_FAMILY(10), NOT_FAMILY(16)}},
+     1},
+    {"io_uring_setup", "errno(EACCES) io_uring_setup", {DENY, 0, {{0}}}, 0},
+    {"io_uring_enter", "errno(EACCES) io_uring_enter", {DENY, 0, {{0}}}, 0},
+    {"io_uring_register",
+     "errno(EACCES) io_uring_register",
+     {DENY, 0, {{0}}},
+     0},
     /*
      * A seccomp listener of the box's own: the kernel hands a
      * SECCOMP_RET_USER_NOTIF to the newest filter that returns it, so a
@@ -51,9 +74,17 @@ const struct companion companions[] = {
      */
     {"seccomp",
      "errno(EACCES) seccomp if flags & SECCOMP_FILTER_FLAG_NEW_LISTENER != 0",
-     {DENY, 1, {{1, 32, IR_OP_NE, 0x8, 0}}}},
+     {DENY, 1, {{1, 32, IR_OP_NE, 0x8, 0}}},
+     0},
 };
 const size_t ncompanions = sizeof(companions) / sizeof(companions[0]);
+
+int companion_applies(const struct companion *c, const struct ir_policy *p)
+{
+	return !c->own_net ||
+	       (p->net.present &&
+		(p->net.mode == IR_NET_NONE || p->net.mode == IR_NET_FILTERED));
+}
 
 static struct ir_syscall *find(struct ir_syscalls *s, const char *name)
 {
@@ -74,8 +105,11 @@ int companions_add(struct ir_policy *p)
 		struct ir_syscall *sc = find(s, companions[k].name);
 		uint32_t same = 0;
 
+		if (!companion_applies(&companions[k], p))
+			continue;
 		for (i = 0; i < k; i++)
-			same += !strcmp(companions[i].name, companions[k].name);
+			same += companion_applies(&companions[i], p) &&
+				!strcmp(companions[i].name, companions[k].name);
 		if (!sc && !same)
 			newcalls++;
 		if (sc && sc->nrules + same + 1 > IR_MAX_RULES)
@@ -95,6 +129,8 @@ int companions_add(struct ir_policy *p)
 		struct ir_syscall *sc = find(s, companions[k].name);
 		struct ir_rule *r;
 
+		if (!companion_applies(&companions[k], p))
+			continue;
 		if (!sc) {
 			sc = &s->calls[s->ncalls++];
 			memset(sc, 0, sizeof(*sc));

@@ -52,14 +52,22 @@ struct companion {
 	const char *name; /* the syscall */
 	const char *text; /* the rule as a policy would spell it */
 	struct ir_rule rule;
+	/* 1: only where the box has a network of its own (net none, net
+	 * filtered), which a socket of another family would step out of */
+	int own_net;
 };
+
+/* Whether companion c is one of p's: every policy has those without
+ * own_net; net none and net filtered have the others too. */
+int companion_applies(const struct companion *c, const struct ir_policy *p);
 
 /* The table, and its length. */
 extern const struct companion companions[];
 extern const size_t ncompanions;
 
 /*
- * Appends every companion to p->sys (marking it present; a policy without
+ * Appends every companion that applies to p (companion_applies(): p's net
+ * mode must be set) to p->sys (marking it present; a policy without
  * a syscalls block gets default allow and badarch kill_process). Call it
  * before ir_canonicalize(). IR_OK, IR_ENOMEM, or IR_EINVAL when a limit
  * (IR_MAX_SYSCALLS, IR_MAX_RULES) would be passed; p is unchanged then.

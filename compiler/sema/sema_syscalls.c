@@ -702,6 +702,7 @@ static void companion_warnings(struct sema *s)
 			const struct companion *c = &companions[k];
 
 			if (strcmp(u->name, c->name) ||
+			    !companion_applies(c, s->p) ||
 			    ir_action_cmp(&u->rule.action, &c->rule.action) <=
 				0 ||
 			    !overlaps(&u->rule, c) || !asks_for(&u->rule, c))

@@ -34,11 +34,13 @@
 #include "net.h"
 #include "observe/observe.h"
 #include "box/boxns.h"
+#include "lib/kernel.h"
 #include "nfnl.h"
 #include "pasta.h"
 #include "lib/protect.h"
 #include "relay.h"
 #include "resolve.h"
+#include "observe/sbpf.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -49,6 +51,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -253,11 +257,75 @@ static void batch_pins(uint32_t i)
 	free(keys);
 }
 
+/* What the box's own filter answers socket(v[0], v[1], v[2]): 1 when it
+ * would make it (allow or log), else 0. */
+static int box_may_make(const struct policy *p, const int *v)
+{
+	struct seccomp_data d;
+	unsigned bad, act;
+	int i;
+
+	if (!p->nfilter)
+		return 1;
+	if (sbpf_check(p->filter, p->nfilter, &bad))
+		return 0; /* a program we cannot read refuses */
+	memset(&d, 0, sizeof(d));
+	d.nr = __NR_socket;
+	d.arch = POLEXEC_AUDIT_ARCH;
+	for (i = 0; i < 3; i++)
+		d.args[i] = (uint32_t)v[i];
+	act = sbpf_run(p->filter, p->nfilter, &d) & SECCOMP_RET_ACTION_FULL;
+	return act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG;
+}
+
+/*
+ * After it: none of fds 0, 1 and 2, which reach the box as the caller gave
+ * them (child.c closes the others), is a socket the box could not make.
+ * A socket lives in the network namespace it was made in: an inet socket
+ * handed over by the caller is a way out of `net none` or `net filtered`
+ * that no table in the box's namespace sees (connect(AF_UNSPEC) dissolves
+ * a connection, and the next connect goes anywhere). Under those modes
+ * only AF_UNIX sockets pass; without them, a socket passes when the box's
+ * own filter would let it make one like it (the companions refuse raw,
+ * packet and other-netlink sockets). Pipes, terminals and files pass.
+ */
+static void check_std_fds(const struct policy *p)
+{
+	static const int opt[3] = {SO_DOMAIN, SO_TYPE, SO_PROTOCOL};
+	int fd, k, v[3];
+
+	for (fd = 0; fd <= 2; fd++) {
+		socklen_t l = sizeof(int);
+		struct stat st;
+		int r = fstat(fd, &st);
+
+		if (r < 0 && errno != EBADF) /* EBADF: not open, nothing */
+			die_with_error("net: fd %d: fstat", fd);
+		if (r < 0 || !S_ISSOCK(st.st_mode))
+			continue;
+		for (k = 0; k < 3; k++)
+			if (getsockopt(fd, SOL_SOCKET, opt[k], &v[k], &l) < 0)
+				die_with_error("net: fd %d: getsockopt", fd);
+		if (v[0] == AF_UNIX || (!p->net.present && box_may_make(p, v)))
+			continue;
+		die("net: fd %d is a socket (family %d, type %d, protocol %d) "
+		    "%s",
+		    fd, v[0], v[1], v[2],
+		    p->net.present
+			? "of the caller's network, which `net none` and `net "
+			  "filtered` keep the box out of: only pipes, "
+			  "terminals, files and AF_UNIX sockets may be its fds "
+			  "0-2"
+			: "that the box's syscall rules would not let it make");
+	}
+}
+
 void net_prepare(const struct policy *p, const struct vars *vars)
 {
 	const struct net_spec *s = &p->net;
 	uint32_t i;
 
+	check_std_fds(p);
 	if (!net_needs_pair(s))
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));

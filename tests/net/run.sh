@@ -401,6 +401,42 @@ t_filtered_udp_blocked_unless_listed() {
 		reached "tcp under it" "tcp $H1 8080" "h1:8080/tcp"
 }
 
+# A UDP flow admits replies from its destination alone (issue 28). The
+# box sends from a fixed port to the allowed h1:5353; h2, unlisted, sends
+# a datagram every 100 ms to the caller's address at that port (a
+# knocker started by setup_knockers), where pasta's outside socket of the
+# flow is bound. Nothing of h2's may reach the box, and nothing the box
+# sends may reach h2: the box answers every stranger with a tag, and h2's
+# log must not show it. IPv4 and IPv6. Twin, unboxed: the same probe
+# here (the caller's namespace) hears h2 and h2 hears its answer, so the
+# knocks do arrive where pasta listens.
+t_filtered_udp_replies_only_from_dest() {
+	ur_rc=0
+	for fam in 4 6; do
+		if [ $fam = 4 ]; then
+			h1=$H1 lport=40000
+		else
+			h1=$H1_6 lport=40001
+		fi
+		tag="box$fam-$(id -u)-$$"
+		p="udpbind $lport $h1 5353 2 $tag"
+		boxp "$ART/udp-reply.polbin" -- "$p" || return 1
+		expect "IPv$fam: h1 answers the flow, no stranger does" \
+			"$(res "$p")" "reply=h1:5353/udp strangers=0" || ur_rc=1
+		expect "IPv$fam: answers from the box h2 heard" \
+			"$(grep -c -- "$tag" "$SHARED/server-knock$fam.log")" 0 ||
+			ur_rc=1
+		tag="out$fam-$(id -u)-$$"
+		p="udpbind $lport $h1 5353 2 $tag"
+		expect_match "IPv$fam twin: unboxed, h2's knocks arrive" \
+			"$(outside $p)" "^reply=h1:5353/udp strangers=[1-9]" &&
+			expect_match "IPv$fam twin: and h2 hears the answer" \
+				"$(cat "$SHARED/server-knock$fam.log")" "$tag" ||
+			ur_rc=1
+	done
+	return $ur_rc
+}
+
 t_filtered_ipv6() {
 	boxp "$ART/filtered.polbin" -- "tcp $H1_6 8080" "tcp $H1_6 80" \
 		"tcp $H2_6 8080" || return 1
@@ -702,6 +738,132 @@ t_filtered_variable_entry() {
 		expect_absent "unbound: the command never ran" "$T/canary")
 }
 
+# A caller's ignored signals (issue 28): SIG_IGN survives execve, so
+# polexec inherits it. Ignoring SIGPIPE (as Python and Go parents do) made
+# pasta refuse to start; ignoring SIGCHLD made the kernel reap the box
+# itself, and polexec exited 125 after the command had run (net none), or
+# refused the start (net filtered). Both must start, and the exit status
+# is the command's. Twin: the wrapper does leave the signal ignored in
+# what it runs (SigIgn of /proc/self/status).
+t_caller_ignored_signals() {
+	cs_rc=0
+	for sig in PIPE CHLD; do
+		bit=$([ $sig = PIPE ] && echo 13 || echo 17)
+		ign=$(env --ignore-signal=$sig grep "^SigIgn:" \
+			/proc/self/status | cut -f2)
+		expect "twin: env --ignore-signal=$sig leaves it ignored" \
+			"$(((0x$ign >> (bit - 1)) & 1))" 1 || return 1
+		WRAP="env --ignore-signal=$sig"
+		boxp "$ART/filtered.polbin" -- "tcp $H1 8080" "tcp $H1 80" &&
+			reached "SIG$sig ignored, net filtered: h1:8080" \
+				"tcp $H1 8080" "h1:8080/tcp" &&
+			blocked "SIG$sig ignored, net filtered: h1:80" \
+				"tcp $H1 80" || cs_rc=1
+		boxsh "$ART/filtered.polbin" -- /bin/sh -c 'exit 7'
+		expect "SIG$sig ignored, net filtered: exit status" "$RC" 7 ||
+			cs_rc=1
+		boxsh "$ART/net_none.polbin" -- /bin/sh -c 'exit 7'
+		expect "SIG$sig ignored, net none: exit status" "$RC" 7 &&
+			expect "SIG$sig ignored, net none: the record's exit" \
+				"$(rec .exit_code)" 7 || cs_rc=1
+		# the box itself starts with the default disposition
+		boxsh "$ART/net_none.polbin" -- /bin/grep "^SigIgn:" \
+			/proc/self/status &&
+			expect "SIG$sig ignored: the box ignores nothing" "$OUT" \
+				"SigIgn:	0000000000000000" || cs_rc=1
+		WRAP=
+	done
+	return $cs_rc
+}
+
+# AF_VSOCK reaches the host or VM through no network namespace (issue
+# 28): under `net none` and `net filtered` the companions allow-list the
+# socket families (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK), so it is
+# refused with EACCES, also where the policy's own socket rule names it.
+# Twins: outside, and in a box with the host's network, the same probe
+# makes one (this machine has vsock); AF_UNIX, AF_INET and NETLINK_ROUTE
+# still work in the boxes.
+t_vsock_refused() {
+	expect "twin: vsock outside" "$(outside vsock)" ok || return 1
+	boxp "$ART/host.polbin" -- vsock || return 1
+	expect "twin: vsock with the host's network" "$(res vsock)" ok ||
+		return 1
+	for art in sockets net_none vsock-wide; do
+		boxp "$ART/$art.polbin" -- vsock "netlink 0" routes \
+			"tcp 127.0.0.1 1" || return 1
+		expect "vsock, $art" "$(res vsock)" "errno=EACCES" &&
+			expect "NETLINK_ROUTE, $art" "$(res "netlink 0")" ok &&
+			expect_match "AF_INET, $art" \
+				"$(res "tcp 127.0.0.1 1")" "errno=ECONNREFUSED" &&
+			expect_match "routes, $art" "$(res routes)" "^default4" ||
+			return 1
+	done
+	expect_match "polc warned about the wider rule" \
+		"$(cat "$ART/vsock-wide.log")" "gives way where the egress companion"
+}
+
+# A socket the caller hands over as fd 0, 1 or 2 (issue 28): it lives in
+# the caller's network namespace, where the box's table does not look. A
+# TCP connection to the allowed h1:8080, dissolved with connect(AF_UNSPEC)
+# and connected again to h2, reached h2 from a `net filtered` box. Now
+# polexec refuses to start (125, the message and the record name the fd)
+# an inet, netlink or vsock socket under `net none` or `net filtered`, and
+# under the host's network a socket the box's own filter would not let it
+# make. Twins: an AF_UNIX socket and a pipe pass; under the host's
+# network a TCP connection and NETLINK_ROUTE pass; unboxed, the same
+# dissolve-and-reconnect reaches h2.
+# fd_box "FD KIND [HOST PORT] ART" CMD...: polexec ART.polbin -- CMD with a
+# socket of KIND (netprobe withfd) as its fd FD: RC, $T/stdout,
+# $T/stderr, the record in $T/rec.json; fd, kind and art set.
+fd_box() {
+	fb_case=$1
+	shift
+	# shellcheck disable=SC2086
+	set -- $fb_case -- "$@"
+	fd=$1
+	if [ "$2" = tcp ]; then
+		kind="tcp $3 $4" art=$5
+		shift 6
+	else
+		kind=$2 art=$3
+		shift 4
+	fi
+	# shellcheck disable=SC2086
+	timeout -k 5 "$BOX_SECS" "$BIN/netprobe" withfd $fd $kind \
+		"$POLEXEC" --record "$T/rec.json" "$ART/$art.polbin" -- "$@" \
+		</dev/null >"$T/stdout" 2>"$T/stderr"
+	RC=$?
+}
+
+t_std_fd_sockets() {
+	sf_rc=0
+	expect "twin: unboxed, the handed-over socket reaches h2" \
+		"$(res "reuse 0 $H2 8080" "$("$BIN/netprobe" withfd 0 tcp \
+			$H1 8080 "$BIN/netprobe" reuse 0 $H2 8080)")" \
+		"h2:8080/tcp" || return 1
+	for c in "0 tcp $H1 8080 filtered" "0 tcp $H1 8080 net_none" \
+		"1 udp filtered" "2 udp net_none" "0 netlink filtered" \
+		"2 vsock net_none" "1 nfnetlink host"; do
+		fd_box "$c" "$BIN/netprobe" reuse "${c%% *}" $H2 8080
+		expect "$kind as fd $fd, $art: exit" "$RC" 125 &&
+			expect_nomatch "$kind as fd $fd, $art: never reached h2" \
+				"$(cat "$T/stdout" "$T/stderr")" "h2:8080" &&
+			expect_match "$kind as fd $fd, $art: the record says why" \
+				"$(rec .reason)" "^net: fd $fd is a socket \(family " ||
+			sf_rc=1
+	done
+	expect_match "the refusal on stderr" "$(cat "$T/stderr")" \
+		"polexec: net: fd 1 is a socket \(family 16, type 3, protocol 12\) that the box's syscall rules would not let it make" ||
+		sf_rc=1
+	for c in "0 unix filtered" "0 pipe net_none" "2 unix net_none" \
+		"0 tcp $H1 8080 host" "0 netlink host"; do
+		fd_box "$c" /bin/sh -c 'exit 7'
+		expect "twin: $kind as fd $fd, $art: the command's exit" \
+			"$RC" 7 || sf_rc=1
+	done
+	return $sf_rc
+}
+
 # The ways around the table are refused by the policy's seccomp filter;
 # ordinary sockets and NETLINK_ROUTE work in the same box.
 t_filtered_sockets_refused() {
@@ -975,6 +1137,7 @@ t_none_no_route_no_host_loopback
 t_none_loopback_listed_port
 t_filtered_allowed_reached_others_blocked
 t_filtered_udp_blocked_unless_listed
+t_filtered_udp_replies_only_from_dest
 t_filtered_ipv6
 t_filtered_deny_carved_out_of_allow
 t_filtered_pinned_names
@@ -987,6 +1150,9 @@ t_dns_no_such_name
 t_dns_numeric_names
 t_dns_bad_servers
 t_filtered_sockets_refused
+t_vsock_refused
+t_std_fd_sockets
+t_caller_ignored_signals
 t_filtered_tamper_proof
 t_filtered_box_cannot_ptrace_pasta
 t_no_relay_left_behind
@@ -1050,6 +1216,16 @@ setup_dns() {
 		"options timeout:2 attempts:2" >"$SHARED/resolv.conf"
 }
 
+# The strangers of t_filtered_udp_replies_only_from_dest: h2 knocking at
+# the caller's address on its link, port 40000 (IPv4) and 40001 (IPv6),
+# logs every uid can read.
+setup_knockers() {
+	start_server "$HOLDER_2" "$H2" knock4 knock:5355,10.77.2.1,40000 &&
+		start_server "$HOLDER_2" "$H2_6" knock6 \
+			knock:5355,fd77:2::1,40001 &&
+		chmod 644 "$SHARED/server-knock4.log" "$SHARED/server-knock6.log"
+}
+
 # --- main ------------------------------------------------------------------
 
 if [ -n "${NET_INNER:-}" ]; then
@@ -1070,6 +1246,7 @@ netlab_enter net "$@"
 setup_shared || fatal "cannot copy the binaries and build the policies"
 setup_outer || fatal "cannot build the test hosts"
 setup_dns || fatal "cannot start the DNS servers"
+setup_knockers || fatal "cannot start h2's knockers"
 netlab_use net
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"

@@ -482,8 +482,9 @@ static size_t check_policy(const struct ir_policy *p)
 	assert_int_equal(x.nrt, 2 * nft_runtime_count(p));
 	assert_int_equal(x.nset, 8 + x.nrt);
 	/* 12 + 2 per runtime entry in output (2 of them the loopback's
-	 * refusals); in blocked 4 evidence rules, 2 rejects, the drop */
-	assert_int_equal(x.nrule, 19 + x.nrt);
+	 * refusals); in blocked 4 evidence rules, 2 rejects, the drop; in
+	 * input lo, UDP replies, other UDP */
+	assert_int_equal(x.nrule, 22 + x.nrt);
 	check_disjoint(&x.s[0], 4);
 	check_disjoint(&x.s[1], 6);
 	check_disjoint(&x.s[2], 4);

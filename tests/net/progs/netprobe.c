@@ -9,6 +9,24 @@
 //   tcp HOST PORT      connect (1.5 s timeout), print the line the server
 //                      sends
 //   udp HOST PORT      send one datagram, print the reply (1.5 s timeout)
+//   udpbind LPORT HOST PORT SECS TAG
+//                      from a socket bound to port LPORT (any address of
+//                      HOST's family), send one datagram to HOST:PORT and
+//                      take its reply; then for SECS seconds answer every
+//                      datagram from any other source with "TAG\n":
+//                      "reply=TOKEN strangers=N" (N datagrams from others)
+//   withfd FD KIND [HOST PORT] CMD...
+//                      a socket of KIND as fd FD, then exec CMD (no
+//                      output of its own; the alarm cancelled): tcp HOST
+//                      PORT (connected), udp (AF_INET, unbound), unix
+//                      (one end of an AF_UNIX socketpair), vsock
+//                      (AF_VSOCK stream), netlink (NETLINK_ROUTE),
+//                      nfnetlink (NETLINK_NETFILTER), pipe
+//                      (the read end of a pipe)
+//   reuse FD HOST PORT the socket at fd FD dissolved (connect AF_UNSPEC)
+//                      and connected to HOST:PORT: the line the server
+//                      sends (the vector of a socket handed to the box)
+//   vsock              socket(AF_VSOCK, SOCK_STREAM, 0)
 //   resolve NAME       getaddrinfo: "resolve: ADDR..." (sorted, unique)
 //   raw                socket(AF_INET, SOCK_RAW, IPPROTO_ICMP)
 //   raw6               socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6)
@@ -38,6 +56,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netlink.h>
+#include <linux/vm_sockets.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -50,6 +69,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TIMEOUT_MS 1500
@@ -147,14 +167,24 @@ static int probe_tcp(const char *host, const char *port)
 	return print_token(buf, r);
 }
 
+// A UDP socket of HOST's family, *ai its address; -1 (said) on failure.
+static int udp_open(const char *host, const char *port, struct addrinfo **ai)
+{
+	*ai = lookup(host, port, SOCK_DGRAM);
+	if (!*ai)
+		return -1;
+	int fd = socket((*ai)->ai_family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		fail_errno(errno);
+	return fd;
+}
+
 static int probe_udp(const char *host, const char *port)
 {
-	struct addrinfo *ai = lookup(host, port, SOCK_DGRAM);
-	if (!ai)
-		return 1;
-	int fd = socket(ai->ai_family, SOCK_DGRAM, 0);
+	struct addrinfo *ai;
+	int fd = udp_open(host, port, &ai);
 	if (fd < 0)
-		return fail_errno(errno);
+		return 1;
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
 		return fail_errno(errno);
 	if (send(fd, "ping\n", 5, 0) < 0)
@@ -166,6 +196,150 @@ static int probe_udp(const char *host, const char *port)
 	ssize_t r = recv(fd, buf, sizeof(buf), 0);
 	if (r < 0)
 		return fail_errno(errno);
+	return print_token(buf, r);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int same_addr(const struct sockaddr_storage *a, const struct addrinfo *b)
+{
+	if (a->ss_family != b->ai_family)
+		return 0;
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const void *)a,
+					 *y = (const void *)b->ai_addr;
+		return x->sin_port == y->sin_port &&
+		       x->sin_addr.s_addr == y->sin_addr.s_addr;
+	}
+	const struct sockaddr_in6 *x = (const void *)a,
+				  *y = (const void *)b->ai_addr;
+	return x->sin6_port == y->sin6_port &&
+	       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr));
+}
+
+static int probe_udpbind(const char *lport, const char *host, const char *port,
+			 const char *secs, const char *tag)
+{
+	struct addrinfo *ai;
+	int fd = udp_open(host, port, &ai);
+	if (fd < 0)
+		return 1;
+	struct sockaddr_storage me;
+	memset(&me, 0, sizeof(me));
+	me.ss_family = (sa_family_t)ai->ai_family;
+	unsigned short lp = htons((unsigned short)atoi(lport));
+	if (ai->ai_family == AF_INET)
+		((struct sockaddr_in *)&me)->sin_port = lp;
+	else
+		((struct sockaddr_in6 *)&me)->sin6_port = lp;
+	if (bind(fd, (struct sockaddr *)&me, sizeof(me)) < 0)
+		return fail_errno(errno);
+	if (sendto(fd, "ping\n", 5, 0, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	char reply[256] = "none";
+	int strangers = 0;
+	long long end = now_ms() + TIMEOUT_MS, stop = 0;
+	for (;;) {
+		long long left = (stop ? stop : end) - now_ms();
+		if (left <= 0) {
+			if (stop)
+				break;
+			// no reply from the destination: listen on anyway
+			stop = now_ms() + 1000LL * atoi(secs);
+			continue;
+		}
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;
+		char buf[256];
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		ssize_t r = recvfrom(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &fl);
+		if (r < 0)
+			continue;
+		if (same_addr(&from, ai)) {
+			if (!stop) {
+				int n = 0;
+				while (n < r && n < (int)sizeof(reply) - 1 &&
+				       buf[n] != '\n')
+					n++;
+				memcpy(reply, buf, (size_t)n);
+				reply[n] = '\0';
+				stop = now_ms() + 1000LL * atoi(secs);
+			}
+			continue;
+		}
+		strangers++;
+		char msg[128];
+		int m = snprintf(msg, sizeof(msg), "%s\n", tag);
+		sendto(fd, msg, (size_t)m, 0, (struct sockaddr *)&from, fl);
+	}
+	printf("%s: reply=%s strangers=%d\n", what, reply, strangers);
+	return 0;
+}
+
+static int probe_withfd(int argc, char **argv)
+{
+	int fd = atoi(argv[2]), s = -1, sv[2], next = 4;
+	const char *kind = argv[3];
+	if (!strcmp(kind, "tcp")) {
+		if (argc < 7)
+			return 2;
+		struct addrinfo *ai = lookup(argv[4], argv[5], SOCK_STREAM);
+		if (!ai)
+			return 1;
+		s = socket(ai->ai_family, SOCK_STREAM, 0);
+		if (s < 0 || connect(s, ai->ai_addr, ai->ai_addrlen) < 0)
+			return fail_errno(errno);
+		next = 6;
+	} else if (!strcmp(kind, "udp")) {
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+	} else if (!strcmp(kind, "unix")) {
+		s = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0 ? -1 : sv[0];
+	} else if (!strcmp(kind, "vsock")) {
+		s = socket(AF_VSOCK, SOCK_STREAM, 0);
+	} else if (!strcmp(kind, "netlink")) {
+		s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	} else if (!strcmp(kind, "nfnetlink")) {
+		s = socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER);
+	} else if (!strcmp(kind, "pipe")) {
+		s = pipe(sv) < 0 ? -1 : sv[0];
+	} else {
+		return 2;
+	}
+	if (s < 0)
+		return fail_errno(errno);
+	if (argc <= next || (s != fd && dup2(s, fd) < 0))
+		return argc <= next ? 2 : fail_errno(errno);
+	alarm(0);
+	execvp(argv[next], argv + next);
+	return fail_errno(errno);
+}
+
+static int probe_reuse(const char *fdtext, const char *host, const char *port)
+{
+	int fd = atoi(fdtext);
+	struct sockaddr unspec = {.sa_family = AF_UNSPEC};
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	if (!ai)
+		return 1;
+	if (connect(fd, &unspec, sizeof(unspec)) < 0)
+		return fail_errno(errno);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	int e = wait_fd(fd, POLLIN);
+	if (e)
+		return fail_errno(e);
+	char buf[256];
+	ssize_t r = read(fd, buf, sizeof(buf));
+	if (r <= 0)
+		return r < 0 ? fail_errno(errno) : 1;
 	return print_token(buf, r);
 }
 
@@ -394,10 +568,14 @@ static int probe_nftdel(const char *fam, const char *table)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: netprobe tcp|udp HOST PORT | resolve NAME | "
-			"raw | raw6 | packet | netlink N | iouring | routes | "
-			"echo HOST PORT N | "
-			"nftdel FAMILY TABLE\n");
+	fprintf(stderr,
+		"usage: netprobe tcp|udp HOST PORT | "
+		"udpbind LPORT HOST PORT SECS TAG | "
+		"withfd FD KIND [HOST PORT] CMD... | reuse FD HOST PORT | "
+		"vsock | resolve NAME | "
+		"raw | raw6 | packet | netlink N | iouring | routes | "
+		"echo HOST PORT N | "
+		"nftdel FAMILY TABLE\n");
 	return 2;
 }
 
@@ -488,6 +666,15 @@ int main(int argc, char **argv)
 		return probe_tcp(argv[2], argv[3]);
 	if (strcmp(c, "udp") == 0 && argc == 4)
 		return probe_udp(argv[2], argv[3]);
+	if (strcmp(c, "udpbind") == 0 && argc == 7)
+		return probe_udpbind(argv[2], argv[3], argv[4], argv[5],
+				     argv[6]);
+	if (strcmp(c, "withfd") == 0 && argc >= 5)
+		return probe_withfd(argc, argv);
+	if (strcmp(c, "reuse") == 0 && argc == 5)
+		return probe_reuse(argv[2], argv[3], argv[4]);
+	if (strcmp(c, "vsock") == 0 && argc == 2)
+		return probe_socket(AF_VSOCK, SOCK_STREAM, 0);
 	if (strcmp(c, "resolve") == 0 && argc == 3)
 		return probe_resolve(argv[2]);
 	if (strcmp(c, "raw") == 0 && argc == 2)

@@ -21,6 +21,11 @@
 //   dnstc:PORT    answers each query as its own with TC set
 //   dnsfail:PORT  answers each query as its own with SERVFAIL
 //
+// A stranger for the box's UDP flows (t_filtered_udp_replies_only_from_dest):
+//   knock:PORT,DST,DPORT  every 100 ms sends "knock" from ADDR:PORT to
+//                 DST:DPORT, whoever listens there; prints "NAME: reply
+//                 from SRC: TEXT" for every datagram that comes back
+//
 // And a TCP server that echoes (for polexec's relay of loopback ports):
 //   echo:PORT     each connection, in a child of its own (10 s alarm),
 //                 gets back what it sends until it shuts its side down,
@@ -39,12 +44,14 @@
 
 #define MAX_SOCKS 32
 
-enum mode { TCP, UDP, MUTE, DNSLOOP, DNSTC, DNSFAIL, ECHO };
+enum mode { TCP, UDP, MUTE, DNSLOOP, DNSTC, DNSFAIL, ECHO, KNOCK };
 
 struct lsock {
 	int fd;
 	enum mode mode;
 	unsigned port;
+	struct sockaddr_storage dst; // KNOCK's
+	socklen_t dstlen;
 };
 
 // A bad answer to the query q (n bytes) into out: its header and
@@ -106,26 +113,41 @@ static int parse_addr(const char *s, unsigned port, struct sockaddr_storage *ss,
 
 static int open_one(const char *addr, const char *spec, struct lsock *ls)
 {
-	static const char *const modes[] = {
-	    "tcp", "udp", "mute", "dnsloop", "dnstc", "dnsfail", "echo"};
+	static const char *const modes[] = {"tcp",     "udp",	"mute",
+					    "dnsloop", "dnstc", "dnsfail",
+					    "echo",    "knock"};
 	const char *colon = strchr(spec, ':');
 	enum mode mode = TCP;
 	errno = EINVAL;
-	while (mode <= ECHO &&
+	while (mode <= KNOCK &&
 	       (!colon || strlen(modes[mode]) != (size_t)(colon - spec) ||
 		strncmp(spec, modes[mode], (size_t)(colon - spec))))
 		mode++;
-	if (mode > ECHO)
+	if (mode > KNOCK)
 		return -1;
 	int udp = mode != TCP && mode != ECHO;
 	char *end;
 	unsigned long port = strtoul(colon + 1, &end, 10);
-	if (*end || port == 0 || port > 65535)
+	if ((mode == KNOCK ? *end != ',' : *end != '\0') || port == 0 ||
+	    port > 65535)
 		return -1;
+	if (mode == KNOCK) {
+		char dst[64];
+		const char *comma = strchr(end + 1, ',');
+		unsigned long dport;
+		if (!comma || (size_t)(comma - end - 1) >= sizeof(dst))
+			return -1;
+		memcpy(dst, end + 1, (size_t)(comma - end - 1));
+		dst[comma - end - 1] = '\0';
+		dport = strtoul(comma + 1, &end, 10);
+		if (*end || dport == 0 || dport > 65535 ||
+		    parse_addr(dst, (unsigned)dport, &ls->dst, &ls->dstlen) < 0)
+			return -1;
+	}
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int fam = parse_addr(addr, (unsigned)port, &ss, &len);
-	if (fam < 0)
+	if (fam < 0 || (mode == KNOCK && fam != ls->dst.ss_family))
 		return -1;
 	int fd = socket(fam, udp ? SOCK_DGRAM : SOCK_STREAM, 0);
 	if (fd < 0)
@@ -176,15 +198,24 @@ int main(int argc, char **argv)
 		pfd[n].events = POLLIN;
 	}
 	signal(SIGCHLD, SIG_IGN); // echo's children reap themselves
+	int knocks = 0;
+	for (int i = 0; i < n; i++)
+		knocks |= ls[i].mode == KNOCK;
 	printf("ready\n");
 	fflush(stdout);
 
 	for (;;) {
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
+		int pr = poll(pfd, (nfds_t)n, knocks ? 100 : -1);
+		if (pr < 0) {
 			if (errno == EINTR)
 				continue;
 			return 1;
 		}
+		for (int i = 0; pr == 0 && i < n; i++)
+			if (ls[i].mode == KNOCK)
+				sendto(ls[i].fd, "knock\n", 6, 0,
+				       (struct sockaddr *)&ls[i].dst,
+				       ls[i].dstlen);
 		for (int i = 0; i < n; i++) {
 			if (!(pfd[i].revents & POLLIN))
 				continue;
@@ -221,6 +252,29 @@ int main(int argc, char **argv)
 				    (struct sockaddr *)&from, &flen);
 				if (r < 0)
 					continue;
+				if (ls[i].mode == KNOCK) {
+					char src[INET6_ADDRSTRLEN] = "?";
+					int k = 0;
+					if (from.ss_family == AF_INET)
+						inet_ntop(AF_INET,
+							  &((struct sockaddr_in
+								 *)&from)
+							       ->sin_addr,
+							  src, sizeof(src));
+					else
+						inet_ntop(AF_INET6,
+							  &((struct sockaddr_in6
+								 *)&from)
+							       ->sin6_addr,
+							  src, sizeof(src));
+					while (k < r && buf[k] >= 0x20 &&
+					       buf[k] < 0x7f)
+						k++;
+					printf("%s: reply from %s: %.*s\n",
+					       name, src, k, (char *)buf);
+					fflush(stdout);
+					continue;
+				}
 				if (ls[i].mode == MUTE) {
 					printf("mute: %zd bytes\n", r);
 					fflush(stdout);
