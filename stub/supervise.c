@@ -35,6 +35,20 @@
  * denies. The second thread then execs, which ends the first. The parent
  * sees the listener, then the end of the socket (close-on-exec) at
  * execve.
+ * Between its seccomp() and its execve the second thread makes no
+ * syscall: until the listener is handed over nobody could answer one,
+ * and the policy may notify every call it could make (futex included).
+ * So it waits on a page fault instead: it reads a page registered with
+ * a userfaultfd (the gate), and the kernel holds it in the fault, asleep,
+ * and wakes the first thread, asleep in read() on the userfaultfd. The
+ * first thread hands the listener over and closes the userfaultfd, which
+ * lets the fault through. Where there is no userfaultfd to have (a kernel
+ * without it, a container's seccomp profile, vm.unprivileged_userfaultfd
+ * before Linux 5.11), the two threads spin on shared flags instead, each
+ * holding a core while it waits. Afterwards the first thread sleeps on
+ * the second's thread id (CLONE_CHILD_CLEARTID): execve ends it, and if
+ * the second thread ends without one (kill_thread), the process dies of
+ * SIGSYS, as it would have with one thread.
  * While the child shares our memory, errno included, this side makes raw
  * syscalls that leave errno alone (obs_sys()) and writes nothing to
  * stderr.
@@ -51,11 +65,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/futex.h>
+#include <linux/userfaultfd.h>
 
 #ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
 #define SECCOMP_USER_NOTIF_FLAG_CONTINUE 1
@@ -65,6 +83,12 @@
 #endif
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+#ifndef __NR_userfaultfd
+#define __NR_userfaultfd 323
 #endif
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -78,6 +102,7 @@ static struct {
 	int listener;	/* parent: -1 until handed over */
 	unsigned prog;	/* OBS_PROG_NOTIFY or OBS_PROG_LEARN */
 	int stall;	/* test hook: receive, never answer */
+	int nogate;	/* test hook: the threads spin (no userfaultfd) */
 	uint64_t seen;	/* notifications received */
 	char note[240]; /* the child's reason to install no listener */
 } S; /* zero-initialized, no file space: supervise_plan() sets -1s */
@@ -113,8 +138,10 @@ void supervise_plan(const struct policy *p, const struct vars *vars,
 		ll->restrict_flags = llaudit_plan(ll->abi, ll->ruleset_fd >= 0);
 #ifdef POLEXEC_TEST_HOOKS
 	/* tests/observe only (never in the installed polexec): a
-	 * supervisor that receives and never answers, or none at all. */
+	 * supervisor that receives and never answers, or none at all; a
+	 * hand-over without the gate. */
 	S.stall = vars_caller("POLEXEC_TEST_STALL", 18) != NULL;
+	S.nogate = vars_caller("POLEXEC_TEST_NO_GATE", 20) != NULL;
 	if (vars_caller("POLEXEC_TEST_NO_OBSERVE", 23)) {
 		obs_note("test hook: no supervisor");
 		return;
@@ -219,18 +246,51 @@ static struct {
 	const char *path;
 	char *const *argv, *const *envp;
 	void (*fail)(int code, const char *cmd, const char *why);
+	volatile char *gate;   /* the page it waits on; NULL: it spins */
 	volatile int listener; /* -2 until installed; -1 failed */
 	volatile int sent;     /* 1 handed over; -1 failed */
+	volatile pid_t tid;    /* its thread id, 0 once it has ended */
 } X;
 
 static char thread_stack[16 << 10] __attribute__((aligned(16)));
 
 /*
+ * The gate (see the head comment): a page of its own, registered with a
+ * userfaultfd for missing pages, so the first read of it faults. Returns
+ * the userfaultfd (close-on-exec), or -1 when this kernel or its caller
+ * gives none: then X.gate stays NULL and the threads spin.
+ */
+static int gate_open(void)
+{
+	struct uffdio_api api = {.api = UFFD_API};
+	struct uffdio_register reg = {.mode = UFFDIO_REGISTER_MODE_MISSING};
+	long fd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	void *page;
+
+	if (fd < 0 && errno == EINVAL) /* before 5.11 */
+		fd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = 4096;
+	if (page == MAP_FAILED || ioctl((int)fd, UFFDIO_API, &api) < 0 ||
+	    ioctl((int)fd, UFFDIO_REGISTER, &reg) < 0) {
+		close((int)fd);
+		return -1;
+	}
+	X.gate = page;
+	return (int)fd;
+}
+
+/*
  * The thread that installs the filter and execs. It makes no syscall
  * between installing and execve: until the first thread has handed the
- * listener over, nobody could answer one, so it waits for that in a loop
- * of its own. execve ends the first thread (the kernel kills the others
- * of the process), which leaves this one the box's process.
+ * listener over, nobody could answer one, so it waits for that at the
+ * gate (or, without one, in a loop of its own). execve ends the first
+ * thread (the kernel kills the others of the process), which leaves this
+ * one the box's process.
  */
 static int thread_main(void *arg)
 {
@@ -242,15 +302,17 @@ static int thread_main(void *arg)
 	obs_sys(__NR_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0, 0);
 	fd = obs_sys(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
 		     SECCOMP_FILTER_FLAG_NEW_LISTENER, (long)&fp, 0, 0, 0);
-	X.listener = fd < 0 ? -1 : (int)fd;
-	if (fd < 0) {
+	if (fd < 0)
 		snprintf(
 		    S.note, sizeof(S.note),
 		    "seccomp(SECCOMP_FILTER_FLAG_NEW_LISTENER): error %ld: "
 		    "denials are enforced, not recorded",
 		    -fd);
+	X.listener = fd < 0 ? -1 : (int)fd;
+	if (X.gate) /* a fault, not a syscall: asleep until let through */
+		(void)*X.gate;
+	if (fd < 0)
 		obs_sys(__NR_exit, 0, 0, 0, 0, 0, 0); /* this thread only */
-	}
 	while (X.sent == 0)
 		__builtin_ia32_pause();
 	while (X.sent < 0) /* the first thread ends the process */
@@ -268,7 +330,9 @@ int supervise_child_exec(const struct policy *p, const char *path,
 {
 	struct handoff h;
 	struct cmsghdr *cm;
-	int fd;
+	struct uffd_msg m;
+	pid_t tid;
+	int fd, gate;
 
 	if (!obs.mode)
 		return 0;
@@ -279,23 +343,34 @@ int supervise_child_exec(const struct policy *p, const char *path,
 	X.envp = envp;
 	X.fail = fail;
 	X.listener = -2;
+	gate = S.nogate ? -1 : gate_open();
 	if (clone(thread_main, thread_stack + sizeof(thread_stack),
 		  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-		      CLONE_THREAD | CLONE_SYSVSEM,
-		  NULL) < 0) {
+		      CLONE_THREAD | CLONE_SYSVSEM | CLONE_PARENT_SETTID |
+		      CLONE_CHILD_CLEARTID,
+		  NULL, &X.tid, NULL, &X.tid) < 0) {
 		if (obs.mode == 2)
 			die_with_error("child: learn: clone(thread)");
 		snprintf(S.note, sizeof(S.note),
 			 "clone(thread): %s: denials are enforced, not "
 			 "recorded",
 			 strerror(errno));
+		if (gate >= 0)
+			close(gate);
 		return 0;
 	}
 	/* From here this thread makes raw syscalls only: the other one
-	 * shares errno with it, and with the parent. */
+	 * shares errno with it, and with the parent. It sleeps until the
+	 * other one is at the gate, or spins without one. */
+	if (gate >= 0)
+		while (obs_sys(__NR_read, gate, (long)&m, sizeof(m), 0, 0, 0) ==
+		       -EINTR)
+			;
 	while (X.listener == -2)
 		obs_sys(__NR_sched_yield, 0, 0, 0, 0, 0, 0);
 	if (X.listener < 0) {
+		if (gate >= 0) /* let it through: it ends itself */
+			obs_sys(__NR_close, gate, 0, 0, 0, 0, 0);
 		if (obs.mode == 2)
 			die("child: learn: %s", S.note);
 		return 0; /* the decision program, installed by the caller */
@@ -314,12 +389,22 @@ int supervise_child_exec(const struct policy *p, const char *path,
 		 * run on. This thread is not filtered: it ends them both. */
 		X.sent = -1;
 		die_child_note("child: sendmsg(the seccomp listener) failed; "
-			       "the command was not run");
+			       "the command was not run",
+			       0);
 		obs_sys(__NR_exit_group, POLEXEC_EXIT_REFUSED, 0, 0, 0, 0, 0);
 	}
 	X.sent = 1;
-	for (;;) /* until the other thread's execve ends this one */
-		obs_sys(__NR_pause, 0, 0, 0, 0, 0, 0);
+	if (gate >= 0) /* the last reference: the kernel opens the gate */
+		obs_sys(__NR_close, gate, 0, 0, 0, 0, 0);
+	/* Until the other thread's execve ends this one. */
+	while ((tid = X.tid) != 0)
+		obs_sys(__NR_futex, (long)&X.tid, FUTEX_WAIT, tid, 0, 0, 0);
+	/* It ended without one: a kill_thread action (never notified). The
+	 * process dies as the kernel would end it with one thread. */
+	obs_sys(__NR_kill, obs_sys(__NR_getpid, 0, 0, 0, 0, 0, 0), SIGSYS, 0, 0,
+		0, 0);
+	for (;;)
+		obs_sys(__NR_exit_group, POLEXEC_EXIT_REFUSED, 0, 0, 0, 0, 0);
 }
 
 /* --- in the parent: answering ------------------------------------------- */
