@@ -253,7 +253,7 @@ deny_everything() { # ACTION WHO RC OUTCOME [ENV=VALUE]
 	cat >"$T/all.pol" <<-EOF
 	policy "deny-all" {
 	  limits { wall 20s  grace 100ms }
-	  syscalls default $1 { }
+	  syscalls default $1 { ${ALLOW:-} }
 	}
 	EOF
 	"$BIN/polc" build "$T/all.pol" -o "$T/all.polbin" >/dev/null 2>&1 ||
@@ -299,7 +299,45 @@ t_deny_everything() {
 		deny_everything "$1" "$HOOKS" "$2" "$3" \
 			POLEXEC_TEST_NO_OBSERVE=1 || bad=1
 	done
+	# Everything but the hand-over's own sendmsg: the thread that
+	# installs sends the listener itself, and then has no syscall to
+	# end with either.
+	ALLOW="allow sendmsg"
+	deny_everything "errno(EPERM)" "$POLEXEC" 125 refused &&
+		expect "why, sendmsg allowed" "$(jrec .reason)" \
+			"exec: $PROBE: Operation not permitted" || bad=1
+	deny_everything kill_thread "$POLEXEC" 159 signaled || bad=1
+	ALLOW=
 	return $bad
+}
+
+# The listener handed over by the thread that installs (the policy allows
+# its sendmsg), by a second thread at the gate, and by a second thread
+# spinning: the same denials, answered and recorded alike.
+t_handover_paths() {
+	cat >"$T/allow.pol" <<-EOF
+	policy "allow-most" {
+	  syscalls default allow {
+	    errno(EACCES) socket if domain == AF_INET6
+	    errno(EPERM) getppid
+	  }
+	}
+	EOF
+	"$BIN/polc" build "$T/allow.pol" -o "$T/allow.polbin" >/dev/null 2>&1 ||
+		return 1
+	for how in POLEXEC_TEST_NONE POLEXEC_TEST_TWO_THREADS \
+		POLEXEC_TEST_NO_GATE; do
+		OUT=$(env $how=1 timeout -s KILL 30 "$HOOKS" \
+			--record "$T/rec.json" "$T/allow.polbin" -- \
+			"$PROBE" getppid 3 2>"$T/stderr")
+		expect "$how: the box got EPERM" "$? $OUT" \
+			"0 getppid: 3 calls, 3 failed errno=1" &&
+			expect "$how: recorded" \
+				"$(jrec '.denials[0].syscall + " " + (.denials[0].count | tostring)')" \
+				"getppid 3" &&
+			expect "$how: notified" "$(jrec .observation.seccomp)" \
+				notified || return 1
+	done
 }
 
 # --- Landlock -----------------------------------------------------------------
@@ -486,6 +524,7 @@ t_box_cannot_make_listener
 t_supervisor_killed_denies
 t_supervisor_stalls_until_wall
 t_deny_everything
+t_handover_paths
 t_landlock_denial
 t_observe_destructive
 t_learn_mode
