@@ -5,7 +5,7 @@
 # but unstripped and one object per source, linked with a map. Prints the
 # stripped size, each object's share (the stub's files and the musl members
 # the link pulled in, from the map; .bss is left out, it takes no file
-# space) and the largest symbols (nm --size-sort). Target: at most 131,072
+# space) and the largest symbols (nm --size-sort). Target: at most 163,840
 # bytes stripped, static, with every layer.
 #
 # Usage: B=build POLEXEC_SRCS="..." POLEXEC_CFLAGS="..." polexec_size.sh
