@@ -304,7 +304,7 @@ static long handoff_send(struct handoff *h)
  * from this thread? A program is a function of seccomp_data alone: the
  * number, the arch, the instruction pointer and the six arguments, all
  * known here but the instruction pointer, so a program that reads that
- * is not judged (0).
+ * is not judged (0), nor one with an instruction sbpf.c does not run.
  */
 static int allows_send(const struct sock_filter *prog, unsigned n,
 		       const struct handoff *h)
@@ -316,6 +316,8 @@ static int allows_send(const struct sock_filter *prog, unsigned n,
 	};
 	unsigned i;
 
+	if (sbpf_check(prog, n, &i) < 0)
+		return 0;
 	for (i = 0; i < n; i++)
 		if (prog[i].code == (BPF_LD | BPF_W | BPF_ABS) &&
 		    prog[i].k >=
