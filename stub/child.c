@@ -331,8 +331,8 @@ static int box_main(void *arg)
 	close_stray_fds(supervise_child_fd());
 	limits_child_apply(); /* limits.c: rlimits, late (see there) */
 	init_noexec(p);	      /* init.c: where memfds could still run */
-	/* supervise.c: the notify program, and execve from a thread of its
-	 * own, when denials are observed; else the decision program. */
+	/* supervise.c: the notify program, its listener handed over, and
+	 * execve, when denials are observed; else the decision program. */
 	supervise_child_exec(p, path, argv, envp, exec_fail);
 	install_seccomp(p);
 	execve(path, argv, envp);
