@@ -51,6 +51,87 @@ static void block(struct sha256 *s, const uint8_t *p)
 	s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
 }
 
+/*
+ * The CPU's SHA extensions (x86-64 SHA-NI, chosen by CPUID), which hash
+ * polexec's artifact in a fifth of the time: the whole artifact is hashed
+ * on every start-up, before anything else.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define SHA_NI __attribute__((target("sha,sse4.1,ssse3")))
+
+SHA_NI static void blocks_ni(uint32_t st[8], const uint8_t *p, size_t n)
+{
+	const __m128i swap =
+	    _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const void *)st), 0xb1);
+	__m128i s1 =
+	    _mm_shuffle_epi32(_mm_loadu_si128((const void *)(st + 4)), 0x1b);
+	__m128i s0 = _mm_alignr_epi8(t, s1, 8); /* ABEF */
+
+	s1 = _mm_blend_epi16(s1, t, 0xf0); /* CDGH */
+	for (; n; n--, p += 64) {
+		__m128i abef = s0, cdgh = s1, m[4];
+		unsigned i;
+
+		for (i = 0; i < 4; i++)
+			m[i] = _mm_shuffle_epi8(
+			    _mm_loadu_si128((const void *)(p + 16 * i)), swap);
+		for (i = 0; i < 16; i++) {
+			__m128i w = _mm_add_epi32(
+			    m[i & 3],
+			    _mm_loadu_si128((const void *)(K + 4 * i)));
+
+			s1 = _mm_sha256rnds2_epu32(s1, s0, w);
+			s0 = _mm_sha256rnds2_epu32(s0, s1,
+						   _mm_shuffle_epi32(w, 0x0e));
+			if (i < 12) /* W[4i+16 .. 4i+19] */
+				m[i & 3] = _mm_sha256msg2_epu32(
+				    _mm_add_epi32(
+					_mm_sha256msg1_epu32(m[i & 3],
+							     m[(i + 1) & 3]),
+					_mm_alignr_epi8(m[(i + 3) & 3],
+							m[(i + 2) & 3], 4)),
+				    m[(i + 3) & 3]);
+		}
+		s0 = _mm_add_epi32(s0, abef);
+		s1 = _mm_add_epi32(s1, cdgh);
+	}
+	t = _mm_shuffle_epi32(s0, 0x1b);  /* FEBA */
+	s1 = _mm_shuffle_epi32(s1, 0xb1); /* DCHG */
+	_mm_storeu_si128((void *)st, _mm_blend_epi16(t, s1, 0xf0));
+	_mm_storeu_si128((void *)(st + 4), _mm_alignr_epi8(s1, t, 8));
+}
+
+static int have_ni(void)
+{
+	static int have = -1;
+	unsigned a, b, c, d;
+
+	if (have < 0)
+		have = __get_cpuid(1, &a, &b, &c, &d) && c & bit_SSE4_1 &&
+		       c & bit_SSSE3 &&
+		       __get_cpuid_count(7, 0, &a, &b, &c, &d) && b & bit_SHA;
+	return have;
+}
+#else
+#define have_ni()	    0
+#define blocks_ni(st, p, n) ((void)0)
+#endif
+
+/* n whole blocks at p. */
+static void blocks(struct sha256 *s, const uint8_t *p, size_t n)
+{
+	if (have_ni()) {
+		blocks_ni(s->h, p, n);
+		return;
+	}
+	for (; n; n--, p += 64)
+		block(s, p);
+}
+
 void sha256_init(struct sha256 *s)
 {
 	static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
@@ -69,6 +150,13 @@ void sha256_update(struct sha256 *s, const void *data, size_t len)
 	while (len > 0) {
 		size_t n = 64 - s->used;
 
+		if (s->used == 0 && len >= 64) { /* whole blocks, in place */
+			n = len / 64;
+			blocks(s, p, n);
+			p += 64 * n;
+			len -= 64 * n;
+			continue;
+		}
 		if (n > len)
 			n = len;
 		memcpy(s->buf + s->used, p, n);
@@ -76,7 +164,7 @@ void sha256_update(struct sha256 *s, const void *data, size_t len)
 		p += n;
 		len -= n;
 		if (s->used == 64) {
-			block(s, s->buf);
+			blocks(s, s->buf, 1);
 			s->used = 0;
 		}
 	}

@@ -58,6 +58,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /*
@@ -151,10 +152,22 @@ static void reset_signals(void)
 		die_with_error("child: sigprocmask");
 }
 
+/*
+ * execve failed: says why and ends the child with code. Under a filter
+ * that denies exit_group as well (by an errno: the box's notify program
+ * or the policy's own), no syscall can end it: it leaves why for polexec
+ * (util.c) and ends on a trap, which no filter sees; polexec refuses.
+ */
 static _Noreturn void exec_fail(int code, const char *cmd, const char *why)
 {
-	out(STDERR_FILENO, "polexec: exec: %.500s: %s\n", cmd, why);
-	_exit(code);
+	char msg[600];
+	int said;
+
+	snprintf(msg, sizeof(msg), "exec: %.500s: %s", cmd, why);
+	said = out(STDERR_FILENO, "polexec: %s\n", msg) == 0;
+	syscall(SYS_exit_group, code);
+	die_child_note(msg, said);
+	__builtin_trap();
 }
 
 static const char *box_path(char *const envp[])
@@ -318,8 +331,8 @@ static int box_main(void *arg)
 	close_stray_fds(supervise_child_fd());
 	limits_child_apply(); /* limits.c: rlimits, late (see there) */
 	init_noexec(p);	      /* init.c: where memfds could still run */
-	/* supervise.c: the notify program, and execve from a thread of its
-	 * own, when denials are observed; else the decision program. */
+	/* supervise.c: the notify program, its listener handed over, and
+	 * execve, when denials are observed; else the decision program. */
 	supervise_child_exec(p, path, argv, envp, exec_fail);
 	install_seccomp(p);
 	execve(path, argv, envp);

@@ -41,11 +41,11 @@ const char *die_child_failure(void)
 	return area->failed ? area->msg : NULL;
 }
 
-void die_child_note(const char *msg)
+void die_child_note(const char *msg, int said)
 {
 	if (!area->failed) {
 		snprintf(area->msg, sizeof(area->msg), "%s", msg);
-		area->failed = 1;
+		area->failed = said ? 1 : 2;
 	}
 }
 
@@ -92,7 +92,8 @@ static _Noreturn void die_msg(const char *msg)
 
 _Noreturn void die_child_said(void)
 {
-	die_msg_print(area->failed ? area->msg : "a child failed", 0);
+	die_msg_print(area->failed ? area->msg : "a child failed",
+		      area->failed == 2);
 }
 
 _Noreturn void die(const char *fmt, ...)

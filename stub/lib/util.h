@@ -43,10 +43,11 @@ void die_share(struct die_area *shared);
  * execve, or NULL when it did not. */
 const char *die_child_failure(void);
 /* In the child: why it fails, for die_child_failure(), without a syscall
- * (a child whose every syscall may wait for an answer; supervise.c). */
-void die_child_note(const char *msg);
-/* As die() with die_child_failure()'s message, which the child printed
- * already: the refusal is recorded, nothing printed twice. */
+ * (a child whose every syscall may wait for an answer; supervise.c);
+ * said: it printed the message itself. */
+void die_child_note(const char *msg, int said);
+/* As die() with die_child_failure()'s message: the refusal is recorded,
+ * and the message printed unless the child printed it already. */
 _Noreturn void die_child_said(void);
 
 /* --- names.c --------------------------------------------------------- */

@@ -53,6 +53,7 @@ static struct {
 		char *text;
 	} pending[NPENDING];
 	unsigned npending;
+	int bound, asked; /* the log's socket was bound; audit was asked */
 } A;
 
 /* Is the kernel's audit on? Asked on a socket of its own, which no
@@ -97,7 +98,7 @@ uint32_t llaudit_plan(int abi, int ruleset)
 {
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK,
 				 .nl_groups = AUDIT_NLGRP_READLOG};
-	int fd, on;
+	int fd;
 
 	if (!ruleset)
 		return 0;
@@ -116,14 +117,10 @@ uint32_t llaudit_plan(int abi, int ruleset)
 			 "Landlock denial");
 		return 0;
 	}
-	if ((on = audit_enabled()) <= 0) {
-		snprintf(A.why, sizeof(A.why), "not observable: %s%s",
-			 on ? "asking the kernel's audit: "
-			    : "the kernel's audit is off, and polexec does not "
-			      "turn it on",
-			 on ? strerror(errno) : "");
-		return 0;
-	}
+	/* Whether audit is on is asked only for the record (llaudit_state):
+	 * the kernel answers AUDIT_GET from a thread it makes for each
+	 * request, a wait on every box's start-up. Logging asked of
+	 * Landlock while audit is off logs nothing. */
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		snprintf(A.why, sizeof(A.why),
@@ -134,6 +131,7 @@ uint32_t llaudit_plan(int abi, int ruleset)
 		return 0;
 	}
 	A.fd1 = fd + 1;
+	A.bound = 1;
 	A.state = "recorded from the kernel's audit log";
 	return LOG_NEW_EXEC_ON;
 }
@@ -145,7 +143,21 @@ void llaudit_box(pid_t pid)
 
 const char *llaudit_state(void)
 {
-	return A.state ? A.state : "off: the policy has no Landlock layer";
+	int on;
+
+	if (A.asked || !A.bound)
+		return A.state ? A.state
+			       : "off: the policy has no Landlock layer";
+	A.asked = 1;
+	if ((on = audit_enabled()) <= 0) {
+		snprintf(A.why, sizeof(A.why), "not observable: %s%s",
+			 on ? "asking the kernel's audit: "
+			    : "the kernel's audit is off, and polexec does not "
+			      "turn it on",
+			 on ? strerror(errno) : "");
+		A.state = A.why;
+	}
+	return A.state;
 }
 
 int llaudit_pollfd(struct pollfd *fds)

@@ -104,11 +104,11 @@ int supervise_before_clone(void);
  * socket, close-on-exec), or -1. */
 int supervise_child_fd(void);
 /*
- * Child, last: when denials are observed, a thread of its own installs
- * the notify (or learn) program and execs argv, calling fail() if execve
- * fails, while this thread hands the listener over; it never returns
- * then. 0 when it installed nothing: the caller installs the decision
- * program and execs as before.
+ * Child, last: when denials are observed, installs the notify (or learn)
+ * program, hands the listener over (itself, or from a second thread that
+ * has no filter) and execs argv, calling fail() if execve fails; it never
+ * returns then. 0 when it installed nothing: the caller installs the
+ * decision program and execs as before.
  */
 int supervise_child_exec(const struct policy *p, const char *path,
 			 char *const argv[], char *const envp[],

@@ -29,12 +29,25 @@
  * gives. So an observed run clones the child without CLONE_VFORK (still
  * CLONE_VM: it shares our memory until execve, exactly as before) and the
  * parent waits for its execve here, answering as it goes. In the child,
- * a second thread installs the filter (the first thread stays without
- * it), and the first thread sends the listener over a socket pair
- * (SCM_RIGHTS): that sendmsg is never filtered, whatever the policy
- * denies. The second thread then execs, which ends the first. The parent
- * sees the listener, then the end of the socket (close-on-exec) at
- * execve.
+ * the first thread starts a second one, then installs the filter (the
+ * second thread stays without it), and the second thread sends the
+ * listener over a socket pair (SCM_RIGHTS): that sendmsg is never
+ * filtered, whatever the policy denies. The second thread then ends and
+ * the first one execs. The parent sees the listener, then the end of the
+ * socket (close-on-exec) at execve.
+ * Between its seccomp() and its execve the first thread makes no syscall:
+ * until the listener is handed over nobody could answer one, and the
+ * policy may notify every call it could make (futex included). So it
+ * waits on a page fault instead: it reads a page registered with a
+ * userfaultfd (the gate), and the kernel holds it in the fault, asleep,
+ * and wakes the second thread, asleep in read() on the userfaultfd. The
+ * second thread hands the listener over and closes the userfaultfd,
+ * which lets the fault through, and ends. Where there is no userfaultfd
+ * to have (a kernel without it, a container's seccomp profile,
+ * vm.unprivileged_userfaultfd before Linux 5.11), the two threads spin on
+ * shared flags instead, each holding a core while it waits. Either way
+ * the thread that execs is the process's first, as without observation:
+ * a kill_thread action on its execve ends the process with SIGSYS.
  * While the child shares our memory, errno included, this side makes raw
  * syscalls that leave errno alone (obs_sys()) and writes nothing to
  * stderr.
@@ -48,14 +61,18 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/userfaultfd.h>
 
 #ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
 #define SECCOMP_USER_NOTIF_FLAG_CONTINUE 1
@@ -65,6 +82,12 @@
 #endif
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+#ifndef __NR_userfaultfd
+#define __NR_userfaultfd 323
 #endif
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -78,6 +101,8 @@ static struct {
 	int listener;	/* parent: -1 until handed over */
 	unsigned prog;	/* OBS_PROG_NOTIFY or OBS_PROG_LEARN */
 	int stall;	/* test hook: receive, never answer */
+	int nogate;	/* test hook: the threads spin (no userfaultfd) */
+	int twothreads; /* test hook: a second thread sends the listener */
 	uint64_t seen;	/* notifications received */
 	char note[240]; /* the child's reason to install no listener */
 } S; /* zero-initialized, no file space: supervise_plan() sets -1s */
@@ -113,8 +138,11 @@ void supervise_plan(const struct policy *p, const struct vars *vars,
 		ll->restrict_flags = llaudit_plan(ll->abi, ll->ruleset_fd >= 0);
 #ifdef POLEXEC_TEST_HOOKS
 	/* tests/observe only (never in the installed polexec): a
-	 * supervisor that receives and never answers, or none at all. */
+	 * supervisor that receives and never answers, or none at all; a
+	 * hand-over by a second thread, with or without the gate. */
 	S.stall = vars_caller("POLEXEC_TEST_STALL", 18) != NULL;
+	S.nogate = vars_caller("POLEXEC_TEST_NO_GATE", 20) != NULL;
+	S.twothreads = S.nogate || vars_caller("POLEXEC_TEST_TWO_THREADS", 24);
 	if (vars_caller("POLEXEC_TEST_NO_OBSERVE", 23)) {
 		obs_note("test hook: no supervisor");
 		return;
@@ -211,14 +239,10 @@ int supervise_child_fd(void)
 	return obs.mode ? S.sv[1] : -1;
 }
 
-/* What the thread that execs needs; shared memory, written before it
- * starts, read by it. */
+/* Shared by the two threads of the child. */
 static struct {
-	const struct sock_filter *prog;
-	unsigned short n;
-	const char *path;
-	char *const *argv, *const *envp;
-	void (*fail)(int code, const char *cmd, const char *why);
+	volatile char *gate;   /* the page the first one waits on; NULL: spin */
+	int uffd;	       /* the gate's userfaultfd */
 	volatile int listener; /* -2 until installed; -1 failed */
 	volatile int sent;     /* 1 handed over; -1 failed */
 } X;
@@ -226,100 +250,211 @@ static struct {
 static char thread_stack[16 << 10] __attribute__((aligned(16)));
 
 /*
- * The thread that installs the filter and execs. It makes no syscall
- * between installing and execve: until the first thread has handed the
- * listener over, nobody could answer one, so it waits for that in a loop
- * of its own. execve ends the first thread (the kernel kills the others
- * of the process), which leaves this one the box's process.
+ * The gate (see the head comment): a page of its own, registered with a
+ * userfaultfd for missing pages, so the first read of it faults. Sets
+ * X.gate and X.uffd (close-on-exec), or leaves X.gate NULL when this
+ * kernel or its caller gives no userfaultfd: then the threads spin.
+ */
+static void gate_open(void)
+{
+	struct uffdio_api api = {.api = UFFD_API};
+	struct uffdio_register reg = {.mode = UFFDIO_REGISTER_MODE_MISSING};
+	long fd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	void *page;
+
+	if (fd < 0 && errno == EINVAL) /* before 5.11 */
+		fd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (fd < 0)
+		return;
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = 4096;
+	if (page == MAP_FAILED || ioctl((int)fd, UFFDIO_API, &api) < 0 ||
+	    ioctl((int)fd, UFFDIO_REGISTER, &reg) < 0) {
+		close((int)fd);
+		return;
+	}
+	X.uffd = (int)fd;
+	X.gate = page;
+}
+
+/* The hand-over's message: the listener fd, one byte. */
+static void handoff_listener(struct handoff *h, int fd)
+{
+	struct cmsghdr *cm;
+
+	handoff_init(h);
+	h->msg.msg_controllen = CMSG_SPACE(sizeof(int));
+	cm = CMSG_FIRSTHDR(&h->msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+}
+
+static long handoff_send(struct handoff *h)
+{
+	return obs_sys(__NR_sendmsg, S.sv[1], (long)&h->msg, MSG_NOSIGNAL, 0, 0,
+		       0);
+}
+
+/*
+ * Does prog return ALLOW, without a notification, for handoff_send(h)
+ * from this thread? A program is a function of seccomp_data alone: the
+ * number, the arch, the instruction pointer and the six arguments, all
+ * known here but the instruction pointer, so a program that reads that
+ * is not judged (0), nor one with an instruction sbpf.c does not run.
+ */
+static int allows_send(const struct sock_filter *prog, unsigned n,
+		       const struct handoff *h)
+{
+	struct seccomp_data d = {
+	    .nr = __NR_sendmsg,
+	    .arch = POLEXEC_AUDIT_ARCH,
+	    .args = {(uint64_t)S.sv[1], (uintptr_t)&h->msg, MSG_NOSIGNAL},
+	};
+	unsigned i;
+
+	if (sbpf_check(prog, n, &i) < 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (prog[i].code == (BPF_LD | BPF_W | BPF_ABS) &&
+		    prog[i].k >=
+			offsetof(struct seccomp_data, instruction_pointer) &&
+		    prog[i].k < offsetof(struct seccomp_data, args))
+			return 0;
+	return sbpf_run(prog, n, &d) == SECCOMP_RET_ALLOW;
+}
+
+/*
+ * The second thread, never filtered: it waits until the first one has
+ * installed the filter (asleep in read() on the gate's userfaultfd, or
+ * yielding without one), sends the listener, lets the first one through
+ * and ends, so the first one's execve has no other thread to wait for.
+ * Raw syscalls only: it shares errno with the first thread.
  */
 static int thread_main(void *arg)
 {
-	struct sock_fprog fp = {X.n, (struct sock_filter *)(uintptr_t)X.prog};
-	long fd;
+	struct handoff h;
+	struct uffd_msg m;
 
 	(void)arg;
-	/* Per thread: the first one's does not carry over to this one. */
-	obs_sys(__NR_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0, 0);
-	fd = obs_sys(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
-		     SECCOMP_FILTER_FLAG_NEW_LISTENER, (long)&fp, 0, 0, 0);
-	X.listener = fd < 0 ? -1 : (int)fd;
-	if (fd < 0) {
-		snprintf(
-		    S.note, sizeof(S.note),
-		    "seccomp(SECCOMP_FILTER_FLAG_NEW_LISTENER): error %ld: "
-		    "denials are enforced, not recorded",
-		    -fd);
-		obs_sys(__NR_exit, 0, 0, 0, 0, 0, 0); /* this thread only */
+	if (X.gate)
+		while (obs_sys(__NR_read, X.uffd, (long)&m, sizeof(m), 0, 0,
+			       0) == -EINTR)
+			;
+	while (X.listener == -2)
+		obs_sys(__NR_sched_yield, 0, 0, 0, 0, 0, 0);
+	if (X.listener < 0) /* the first thread goes on without it */
+		obs_sys(__NR_exit, 0, 0, 0, 0, 0, 0);
+	handoff_listener(&h, X.listener);
+	if (handoff_send(&h) != 1) {
+		/* Nobody holds the listener: the filtered thread must never
+		 * run on. This thread is not filtered: it ends them both. */
+		X.sent = -1;
+		die_child_note("child: sendmsg(the seccomp listener) failed; "
+			       "the command was not run",
+			       0);
+		obs_sys(__NR_exit_group, POLEXEC_EXIT_REFUSED, 0, 0, 0, 0, 0);
 	}
-	while (X.sent == 0)
-		__builtin_ia32_pause();
-	while (X.sent < 0) /* the first thread ends the process */
-		__builtin_ia32_pause();
-	execve(X.path, X.argv, X.envp);
-	X.fail(errno == ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,
-	       X.argv[0], strerror(errno));
+	X.sent = 1;
+	if (X.gate) /* the last reference: the kernel opens the gate */
+		obs_sys(__NR_close, X.uffd, 0, 0, 0, 0, 0);
+	obs_sys(__NR_exit, 0, 0, 0, 0, 0, 0); /* this thread only */
 	return 0;
 }
 
+/*
+ * The thread that installs the filter execs. Between installing and
+ * execve it makes no syscall the programs on it could notify: until the
+ * listener is handed over, nobody could answer one. When the programs
+ * allow its own sendmsg of the listener outright (most policies allow
+ * sendmsg), it sends the listener itself; otherwise a second thread,
+ * started before the filter, sends it while this one waits at the gate
+ * (or, without one, in a loop of its own).
+ */
 int supervise_child_exec(const struct policy *p, const char *path,
 			 char *const argv[], char *const envp[],
 			 void (*fail)(int code, const char *cmd,
 				      const char *why))
 {
+	struct sock_fprog fp;
 	struct handoff h;
-	struct cmsghdr *cm;
-	int fd;
+	int alone;
+	long fd;
 
 	if (!obs.mode)
 		return 0;
-	X.prog = p->obs->prog[S.prog];
-	X.n = p->obs->nprog[S.prog];
-	X.path = path;
-	X.argv = argv;
-	X.envp = envp;
-	X.fail = fail;
+	fp.len = p->obs->nprog[S.prog];
+	fp.filter = (struct sock_filter *)(uintptr_t)p->obs->prog[S.prog];
+	/* As the exec'ing thread of before had it: the command dies with
+	 * its parent. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		die_with_error("child: prctl(PR_SET_PDEATHSIG)");
+	handoff_listener(&h, -1);
+	alone = !S.twothreads && allows_send(fp.filter, fp.len, &h) &&
+		(!p->nnoexec || allows_send(p->noexec, p->nnoexec, &h));
 	X.listener = -2;
-	if (clone(thread_main, thread_stack + sizeof(thread_stack),
-		  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-		      CLONE_THREAD | CLONE_SYSVSEM,
-		  NULL) < 0) {
+	if (!alone && !S.nogate)
+		gate_open();
+	if (!alone && clone(thread_main, thread_stack + sizeof(thread_stack),
+			    CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+				CLONE_THREAD | CLONE_SYSVSEM,
+			    NULL) < 0) {
 		if (obs.mode == 2)
 			die_with_error("child: learn: clone(thread)");
 		snprintf(S.note, sizeof(S.note),
 			 "clone(thread): %s: denials are enforced, not "
 			 "recorded",
 			 strerror(errno));
+		if (X.gate)
+			close(X.uffd);
 		return 0;
 	}
 	/* From here this thread makes raw syscalls only: the other one
 	 * shares errno with it, and with the parent. */
-	while (X.listener == -2)
-		obs_sys(__NR_sched_yield, 0, 0, 0, 0, 0, 0);
-	if (X.listener < 0) {
+	fd = obs_sys(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+		     SECCOMP_FILTER_FLAG_NEW_LISTENER, (long)&fp, 0, 0, 0);
+	if (fd < 0) {
+		snprintf(
+		    S.note, sizeof(S.note),
+		    "seccomp(SECCOMP_FILTER_FLAG_NEW_LISTENER): error %ld: "
+		    "denials are enforced, not recorded",
+		    -fd);
+		X.listener = -1;
 		if (obs.mode == 2)
 			die("child: learn: %s", S.note);
-		return 0; /* the decision program, installed by the caller */
+		/* the decision program, installed by the caller; the other
+		 * thread ends, or the execve ends it */
+		return 0;
 	}
-	handoff_init(&h);
-	h.msg.msg_controllen = CMSG_SPACE(sizeof(int));
-	cm = CMSG_FIRSTHDR(&h.msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	fd = X.listener;
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	if (obs_sys(__NR_sendmsg, S.sv[1], (long)&h.msg, MSG_NOSIGNAL, 0, 0,
-		    0) != 1) {
-		/* Nobody holds the listener: the filtered thread must never
-		 * run on. This thread is not filtered: it ends them both. */
-		X.sent = -1;
-		die_child_note("child: sendmsg(the seccomp listener) failed; "
-			       "the command was not run");
-		obs_sys(__NR_exit_group, POLEXEC_EXIT_REFUSED, 0, 0, 0, 0, 0);
+	X.listener = (int)fd;
+	if (alone) {
+		int l = (int)fd;
+
+		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&h.msg)), &l, sizeof(int));
+		if (handoff_send(&h) != 1) {
+			/* Nobody holds the listener, and a syscall to end
+			 * with could wait for an answer: a trap ends it. */
+			die_child_note("child: sendmsg(the seccomp listener) "
+				       "failed; the command was not run",
+				       0);
+			__builtin_trap();
+		}
+	} else {
+		if (X.gate) /* a fault, not a syscall: asleep until let
+			     * through */
+			(void)*X.gate;
+		while (X.sent == 0)
+			__builtin_ia32_pause();
+		while (X.sent < 0) /* the other thread ends the process */
+			__builtin_ia32_pause();
 	}
-	X.sent = 1;
-	for (;;) /* until the other thread's execve ends this one */
-		obs_sys(__NR_pause, 0, 0, 0, 0, 0, 0);
+	fd = obs_sys(__NR_execve, (long)path, (long)argv, (long)envp, 0, 0, 0);
+	fail(fd == -ENOENT ? POLEXEC_EXIT_NOTFOUND : POLEXEC_EXIT_NOEXEC,
+	     argv[0], strerror((int)-fd));
+	return 0;
 }
 
 /* --- in the parent: answering ------------------------------------------- */

@@ -116,9 +116,10 @@ const char *die_child_failure(void)
 }
 
 /* supervise.c's child notes why it failed; there is no child here. */
-void die_child_note(const char *msg)
+void die_child_note(const char *msg, int said)
 {
 	(void)msg;
+	(void)said;
 }
 
 _Noreturn void die_child_said(void)

@@ -240,6 +240,106 @@ t_supervisor_stalls_until_wall() {
 		expect "SIGTERM" "$RC" 143
 }
 
+# A policy that denies every call the box's last steps could make: the
+# hand-over of the listener waits without a syscall (supervise.c), so
+# execve is the first call after the notify program goes in, and the box
+# is refused or dies as the kernel would end it, never hangs (the wall
+# limit ends a hang once the box runs: 143; a hang before, in the
+# hand-over, only the guard's SIGKILL ends, and leaves no record). The
+# same with the threads spinning (no userfaultfd) and with the kernel
+# alone deciding. The command, had it run, would have made the canary
+# folder.
+deny_everything() { # ACTION WHO RC OUTCOME [ENV=VALUE]
+	cat >"$T/all.pol" <<-EOF
+	policy "deny-all" {
+	  limits { wall 20s  grace 100ms }
+	  syscalls default $1 { ${ALLOW:-} }
+	}
+	EOF
+	"$BIN/polc" build "$T/all.pol" -o "$T/all.polbin" >/dev/null 2>&1 ||
+		return 1
+	rm -f "$T/rec.json"
+	OUT=$(env ${5:-POLEXEC_TEST_NONE=1} timeout -s KILL 30 \
+		"$2" --record "$T/rec.json" \
+		"$T/all.polbin" -- "$PROBE" mkdir "$T/canary" 2>"$T/stderr")
+	RC=$?
+	ERR=$(cat "$T/stderr")
+	expect "$1 ${5:-}: exit status" "$RC" "$3" &&
+		expect "$1 ${5:-}: outcome" "$(jrec .outcome)" "$4" &&
+		expect "$1 ${5:-}: not the wall limit" \
+			"$(jrec ".limits.wall.hit // false")" false &&
+		expect_absent "$1 ${5:-}: the canary folder" "$T/canary"
+}
+
+t_deny_everything() {
+	bad=0
+	deny_everything "errno(EPERM)" "$POLEXEC" 125 refused &&
+		expect "why, once on stderr" "$ERR" \
+			"polexec: exec: $PROBE: Operation not permitted" &&
+		expect "why, in the record" "$(jrec .reason)" \
+			"exec: $PROBE: Operation not permitted" &&
+		expect "execve's denial recorded" \
+			"$(jrec '.denials[0].syscall + " " + .denials[0].by')" \
+			"execve default" || bad=1
+	deny_everything kill_process "$POLEXEC" 137 signaled &&
+		expect "execve killed" "$(jrec '.denials[0].syscall')" execve ||
+		bad=1
+	deny_everything kill_thread "$POLEXEC" 159 signaled &&
+		expect "as by the kernel" "$(jrec .signal_name)" SIGSYS || bad=1
+	deny_everything trap "$POLEXEC" 159 signaled || bad=1
+	for a in "errno(EPERM) 125 refused" "kill_process 137 signaled" \
+		"kill_thread 159 signaled" "trap 159 signaled"; do
+		set -- $a
+		deny_everything "$1" "$HOOKS" "$2" "$3" \
+			POLEXEC_TEST_NO_GATE=1 || bad=1
+	done
+	for a in "errno(EPERM) 125 refused" "kill_process 159 signaled" \
+		"kill_thread 159 signaled"; do
+		set -- $a
+		deny_everything "$1" "$HOOKS" "$2" "$3" \
+			POLEXEC_TEST_NO_OBSERVE=1 || bad=1
+	done
+	# Everything but the hand-over's own sendmsg: the thread that
+	# installs sends the listener itself, and then has no syscall to
+	# end with either.
+	ALLOW="allow sendmsg"
+	deny_everything "errno(EPERM)" "$POLEXEC" 125 refused &&
+		expect "why, sendmsg allowed" "$(jrec .reason)" \
+			"exec: $PROBE: Operation not permitted" || bad=1
+	deny_everything kill_thread "$POLEXEC" 159 signaled || bad=1
+	ALLOW=
+	return $bad
+}
+
+# The listener handed over by the thread that installs (the policy allows
+# its sendmsg), by a second thread at the gate, and by a second thread
+# spinning: the same denials, answered and recorded alike.
+t_handover_paths() {
+	cat >"$T/allow.pol" <<-EOF
+	policy "allow-most" {
+	  syscalls default allow {
+	    errno(EACCES) socket if domain == AF_INET6
+	    errno(EPERM) getppid
+	  }
+	}
+	EOF
+	"$BIN/polc" build "$T/allow.pol" -o "$T/allow.polbin" >/dev/null 2>&1 ||
+		return 1
+	for how in POLEXEC_TEST_NONE POLEXEC_TEST_TWO_THREADS \
+		POLEXEC_TEST_NO_GATE; do
+		OUT=$(env $how=1 timeout -s KILL 30 "$HOOKS" \
+			--record "$T/rec.json" "$T/allow.polbin" -- \
+			"$PROBE" getppid 3 2>"$T/stderr")
+		expect "$how: the box got EPERM" "$? $OUT" \
+			"0 getppid: 3 calls, 3 failed errno=1" &&
+			expect "$how: recorded" \
+				"$(jrec '.denials[0].syscall + " " + (.denials[0].count | tostring)')" \
+				"getppid 3" &&
+			expect "$how: notified" "$(jrec .observation.seccomp)" \
+				notified || return 1
+	done
+}
+
 # --- Landlock -----------------------------------------------------------------
 
 # Landlock's own denials reach the record only from the kernel's audit
@@ -423,6 +523,8 @@ t_flood_bounded
 t_box_cannot_make_listener
 t_supervisor_killed_denies
 t_supervisor_stalls_until_wall
+t_deny_everything
+t_handover_paths
 t_landlock_denial
 t_observe_destructive
 t_learn_mode
