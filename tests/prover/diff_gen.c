@@ -234,9 +234,29 @@ static void gen_syscalls(struct dgen *g, struct out *o)
 /* ---- fs ----------------------------------------------------------------- */
 
 static const char *const paths[] = {
-    "/",	"/a",	     "/a/b",   "/a/b/c",   "/a/c", "/b",
-    "/a/b/c/d", "${W}",	     "${W}/a", "${W}/a/b", "${V}", "~",
-    "~/a",	"${HOME}/b", "/home",  "/b/a",
+    "/",
+    "/a",
+    "/a/b",
+    "/a/b/c",
+    "/a/c",
+    "/b",
+    "/a/b/c/d",
+    "${W}",
+    "${W}/a",
+    "${W}/a/b",
+    "${V}",
+    "~",
+    "~/a",
+    "${HOME}/b",
+    "/home",
+    "/b/a",
+    /* grants inside the box's own mounts (nested under grants too) */
+    "/a/w",
+    "/t/w",
+    "/d/x",
+    "/home/u",
+    "~/tmp",
+    "${W}/t",
 };
 /* Write access to these needs `unsafe` (docs/LANGUAGE.md, lints). */
 static int dangerous(const char *p)
@@ -261,7 +281,32 @@ static void gen_fs(struct dgen *g, struct out *o)
 	};
 	unsigned n = pick(g, 6), used = 0, m = pick(g, 3);
 
+	/* A frame: a grant, a mount of the box's own inside it, a grant
+	 * inside that, of every right set (issue 29: the inner grant's
+	 * mount restrictions; a variable holding the own mount). */
+	static const char *const frame_own[] = {"tmpfs", "tmpfs", "dev",
+						"proc"};
+	static const char *const sets[] = {
+	    "ro",
+	    "rx",
+	    "rw",
+	    "rwx",
+	    "allow read_file read_dir ioctl_dev on",
+	    "allow read_file execute on",
+	    "allow read_file write_file on"};
+
 	put(o, pick(g, 4) ? "  fs {\n" : "  fs best_effort {\n");
+	if (pick(g, 2)) {
+		const char *outer = ONE(g, sets), *inner = ONE(g, sets);
+
+		if (pick(g, 3))
+			put(o, "    %s /n\n", outer);
+		put(o, "    %s /n/m\n", ONE(g, frame_own));
+		if (pick(g, 4))
+			put(o, "    %s /n/m/g\n", inner);
+		if (pick(g, 3) == 0)
+			put(o, "    %s ${W}\n", ONE(g, sets));
+	}
 	for (unsigned i = 0; i < m; i++)
 		put(o, "    %s\n", ONE(g, own));
 	if (pick(g, 6) == 0)
