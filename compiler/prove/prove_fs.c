@@ -14,7 +14,9 @@
  * deepest rule holding p is a mount of the box's own or no rule holds p;
  * else the rights the ruleset leaves free plus the union of every rule
  * holding p (the box's own mounts' Landlock rules count too), less what
- * the grants' mount takes. A mount of the box's own grants nothing of
+ * the mount at p takes: that of the grants holding p beneath the deepest
+ * own mount holding it (a bind that lands in a mount of the box's own
+ * keeps its own restrictions). A mount of the box's own grants nothing of
  * the host; it is itself a thing the box gets, compared by kind, size
  * and rights against what the boundary has at that path.
  *
@@ -35,12 +37,14 @@
  *     only at NEW's rules; OLD's grow too, except at OLD's own mounts,
  *     where they drop to none. So a path beneath a NEW rule exceeds only
  *     if the rule's path or an own mount of OLD's does. Rights NEW holds
- *     at p through a grant above p are reported there, so each rule
- *     reports its own rights and those its own mounts above it lend it.
- *   - A variable NEW uses, bound inside one of OLD's own mounts: there
- *     OLD sees only what its own rules on that variable show, so each
- *     such binding is a world of its own (binding it anywhere else only
- *     gives OLD more).
+ *     at p that it already holds (and OLD lacks) at a NEW rule above p
+ *     are reported there.
+ *   - With a mount of the box's own in either policy, each variable NEW
+ *     uses, the others fresh, bound to every absolute rule path, every
+ *     folder holding one, and a fresh folder inside each rule path: any
+ *     binding relates to the literal rule paths as one of these does
+ *     (docs/PROVER.md, "Roots and variables"). Without one, the fresh
+ *     world is the worst (Landlock's union only grows with rules).
  *   - `follow`: a NEW rule on p with `follow` grants its rights on
  *     whatever p points to when p is a symlink; the worst target is a
  *     fresh folder, where OLD grants its `/` rule's rights and, if OLD

@@ -1165,6 +1165,19 @@ static int has_dim(const struct prove_result *r, int d)
 	return 0;
 }
 
+/* The CPU time each check took (a figure for docs/PROVER.md, never a
+ * verdict): the prover on the two IRs, default options. */
+#define MAX_TIMED 100000
+static double ms[MAX_TIMED];
+static unsigned long nms;
+
+static int by_ms(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void check_pair(struct side *o, struct side *n, uint64_t seed,
 		       unsigned long idx)
 {
@@ -1172,8 +1185,16 @@ static void check_pair(struct side *o, struct side *n, uint64_t seed,
 	struct sysgt g;
 	char err[512], ex[PROVE_DIM_COUNT][256];
 	int gt[PROVE_DIM_COUNT] = {0};
+	struct timespec t0, t1;
+	int rc;
 
-	if (prove_boundary(o->ir, n->ir, NULL, &r, err, sizeof(err))) {
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	rc = prove_boundary(o->ir, n->ir, NULL, &r, err, sizeof(err));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	if (nms < MAX_TIMED)
+		ms[nms++] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+			    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (rc) {
 		report(o, n, NULL, seed, "polc check fails: %s", err);
 		return;
 	}
@@ -1318,6 +1339,12 @@ int main(int argc, char **argv)
 	printf("prove-diff: seed %llu, %lu pairs (%lu drawn texts refused by "
 	       "the front end), %.1f s\n",
 	       (unsigned long long)seed, st.pairs, st.rejected, secs);
+	if (nms) {
+		qsort(ms, nms, sizeof(*ms), by_ms);
+		printf("  check CPU time: median %.2f ms, p90 %.2f ms, worst "
+		       "%.1f ms (%lu checks)\n",
+		       ms[nms / 2], ms[nms * 9 / 10], ms[nms - 1], nms);
+	}
 	printf("  points: %lu syscall vectors (each through both programs), "
 	       "%lu fs (world, path), %lu net\n",
 	       st.vectors, st.fs_points, st.net_points);
