@@ -1292,7 +1292,7 @@ static void check_pair(struct side *o, struct side *n, uint64_t seed,
 int main(int argc, char **argv)
 {
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 1;
-	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 3000;
+	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 400;
 	static struct side o, n;
 	struct timespec t0, t1;
 	double secs;
