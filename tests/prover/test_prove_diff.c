@@ -1307,6 +1307,7 @@ int main(int argc, char **argv)
 		for (tries = 0; tries < 50;
 		     tries++, s += 0x632be59bd9b4e019ull) {
 			dgen_init(&g, s, 0);
+			g.frame = i % 8 == 1;
 			if (!side_make(&o, &g))
 				break;
 			st.rejected++;
@@ -1314,11 +1315,13 @@ int main(int argc, char **argv)
 		if (tries == 50)
 			continue;
 		for (tries = 0; tries < 50; tries++) {
-			/* near misses (one choice in 6 or in 2 redrawn),
-			 * and one pair in four independent */
+			/* near misses (one choice in 6 or in 2 redrawn;
+			 * one pair in 8 only in the fs frame), and one pair
+			 * in four independent */
 			dgen_init(&g, i % 4 == 3 ? s ^ 0xabcdefull : s,
-				  i % 4 != 3);
-			g.rate = i % 4 == 2 ? 2 : 6;
+				  i % 8 == 1 ? 2 : i % 4 != 3);
+			g.rate = i % 4 == 2 || i % 8 == 1 ? 2 : 6;
+			g.frame = i % 8 == 1;
 			g.r2 ^= (uint64_t)tries * 0xd1b54a32d192ed03ull;
 			if (i % 4 == 3)
 				g.r1 ^= (uint64_t)tries * 0xd1b54a32d192ed03ull;
