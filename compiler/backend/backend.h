@@ -203,12 +203,15 @@ struct seccomp_validate_stats {
 	unsigned int concrete;	     /* numbers settled by one concrete run */
 	unsigned int exact_syscalls; /* numbers decided without Z3 */
 	unsigned int z3_syscalls;    /* numbers that needed Z3 */
+	unsigned int brute_syscalls; /* of those, decided by the values */
 	unsigned int exact_ranges;   /* ranges decided without Z3 */
 	unsigned int z3_ranges;	     /* ranges that needed Z3 */
 };
 
 /* Flags of seccomp_validate_stats(). */
 #define SECCOMP_VALIDATE_FORCE_Z3 1u /* every part through Z3 (tests) */
+#define SECCOMP_VALIDATE_NO_EXACT 2u /* numbers skip the exact route (tests)   \
+				      */
 
 /*
  * Returns 0 when the program is proven equal to the policy; 1 on a

@@ -36,13 +36,20 @@
  * of a 64-bit argument becoming literals on its two words. bpf/wordsat.h
  * decides these exactly, with a witness.
  *
- * The Z3 route, when the exact one cannot decide (an instruction outside
- * the generator's fragment, or a budget exceeded): the program explored
- * symbolically with Z3 (bpf/bpf_symbolic.h), the IR action being a Z3 term
- * built from the rules (the fold below mirrors ir_eval_syscall()); past
- * 1024 paths on one number, one query on the program's merged result term
- * (bpf_sym_result()). The Z3 context is only created when a part first
- * needs it: it costs more than the rest of a validation together.
+ * The values, for a number the exact one cannot decide: where the
+ * program and the rules compare whole words with constants, one point of
+ * each product of the intervals those constants cut, run concretely
+ * (_brute_number(); at most 2^16 points).
+ *
+ * The Z3 route, when neither can decide (an instruction outside the
+ * generator's fragment, a budget exceeded, too many values): the program
+ * explored symbolically with Z3 (bpf/bpf_symbolic.h), the IR action being
+ * a Z3 term built from the rules (the fold below mirrors
+ * ir_eval_syscall()); for a number, whose paths were too many for the
+ * exact route, at once one query on the program's merged result term
+ * (bpf_sym_result()), elsewhere past 1024 paths. The Z3 context is only
+ * created when a part first needs it: it costs more than the rest of a
+ * validation together.
  *
  * Either way a witness is replayed through the interpreter and
  * ir_eval_syscall() before it is reported, so a report never rests on a
@@ -428,18 +435,20 @@ static int _merged(struct validator *v, Z3_ast nr, Z3_ast arch, Z3_ast pre,
 
 /*
  * Explore with the given nr and arch terms under `pre`, `expect` being the
- * specification's value. Returns 0, 1 (mismatch reported) or -1.
+ * specification's value (merged: the merged query alone, for a part known
+ * to have many paths). Returns 0, 1 (mismatch reported) or -1.
  */
 static int _explore(struct validator *v, Z3_ast nr, Z3_ast arch, Z3_ast pre,
-		    Z3_ast expect, const char *what)
+		    Z3_ast expect, const char *what, int merged)
 {
 	char emsg[160];
-	int r;
+	int r = BPF_SYM_PATH_LIMIT;
 
 	v->expect = expect;
 	emsg[0] = 0;
-	r = bpf_sym_explore(v->sym, v->prog, v->n, nr, arch, pre, _leaf, v,
-			    emsg, sizeof(emsg));
+	if (!merged)
+		r = bpf_sym_explore(v->sym, v->prog, v->n, nr, arch, pre, _leaf,
+				    v, emsg, sizeof(emsg));
 	if (r == BPF_SYM_PATH_LIMIT)
 		r = _merged(v, nr, arch, pre, emsg, sizeof(emsg));
 	if (r < 0)
@@ -691,6 +700,208 @@ static int _exact_done(struct validator *v, int r, unsigned int *exact,
 	return USE_Z3;
 }
 
+/* ---- The values the rules name ------------------------------------------ */
+
+/*
+ * Past the exact route's budget, before Z3: where, with nr fixed, the
+ * program reached only loads words of seccomp_data, compares them whole
+ * (jeq, jgt, jge with a constant, jset with every bit), and every atom of
+ * the syscall's rules tests its argument with the whole mask of its
+ * width, each word only matters through the intervals its constants cut
+ * it into (a test changes at the constant and the word after it). One
+ * point of each product of intervals is then every input there is: run
+ * through the program and the specification, at most BRUTE_MAX_POINTS.
+ * The program's side is read off its instructions (a forward pass: which
+ * words the accumulator may hold at each test; nr and arch are known, so
+ * the other syscalls' code is not reached), not assumed from the
+ * generator.
+ */
+#define BRUTE_MAX_POINTS ((uint64_t)1 << 16)
+#define BRUTE_WORDS	 14 /* ip lo, hi, then args[i] lo, hi */
+#define BRUTE_MAX_REPS	 1024
+
+struct acc {
+	uint8_t reached, known; /* known: A holds `c` */
+	uint32_t c;
+	uint16_t words; /* else: the words A may hold (bit per word) */
+};
+
+struct cuts {
+	uint32_t v[BRUTE_WORDS][BRUTE_MAX_REPS];
+	uint32_t n[BRUTE_WORDS];
+	int full;
+};
+
+static void _cut1(struct cuts *c, int w, uint32_t x)
+{
+	for (uint32_t i = 0; i < c->n[w]; i++)
+		if (c->v[w][i] == x)
+			return;
+	if (c->n[w] == BRUTE_MAX_REPS)
+		c->full = 1;
+	else
+		c->v[w][c->n[w]++] = x;
+}
+
+static void _cut(struct cuts *c, int w, uint32_t x)
+{
+	_cut1(c, w, x);
+	if (x != UINT32_MAX)
+		_cut1(c, w, x + 1);
+}
+
+/* Merge `in` into the state of instruction `to`; 0, or -1: unfit. */
+static int _flow(struct acc *st, size_t to, size_t n, const struct acc *in)
+{
+	struct acc *t;
+
+	if (to >= n)
+		return -1;
+	t = &st[to];
+	if (!t->reached) {
+		*t = *in;
+		return 0;
+	}
+	if (t->known != in->known || (in->known && t->c != in->c))
+		return -1;
+	t->words |= in->words;
+	return 0;
+}
+
+/* The program's cuts with nr fixed; 0, or -1 when it does not fit. */
+static int _prog_cuts(const struct validator *v, uint32_t nr, struct cuts *c)
+{
+	struct acc *st = calloc(v->n + 1, sizeof(*st));
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	st[0].reached = 1;
+	st[0].known = 1; /* A starts as 0 */
+	for (size_t pc = 0; pc < v->n && !rc; pc++) {
+		const struct sock_filter *f = &v->prog[pc];
+		struct acc a = st[pc];
+
+		if (!a.reached)
+			continue;
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			a.known = f->k == 0 || f->k == 4;
+			a.c = f->k == 0 ? nr : AUDIT_ARCH_X86_64;
+			a.words = 0;
+			if (!a.known && (f->k < 8 || f->k > 60 || f->k % 4))
+				rc = -1;
+			else if (!a.known)
+				a.words = (uint16_t)(1u << ((f->k - 8) / 4));
+			rc = rc ? rc : _flow(st, pc + 1, v->n, &a);
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			if (a.known)
+				a.c &= f->k;
+			else if (f->k != UINT32_MAX)
+				rc = -1;
+			rc = rc ? rc : _flow(st, pc + 1, v->n, &a);
+			break;
+		case BPF_JMP | BPF_JA:
+			rc = _flow(st, pc + 1 + f->k, v->n, &a);
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+		case BPF_JMP | BPF_JGT | BPF_K:
+		case BPF_JMP | BPF_JGE | BPF_K:
+		case BPF_JMP | BPF_JSET | BPF_K: {
+			uint32_t op = BPF_OP(f->code);
+			int t = op == BPF_JEQ	? a.c == f->k
+				: op == BPF_JGT ? a.c > f->k
+				: op == BPF_JGE ? a.c >= f->k
+						: (a.c & f->k) != 0;
+
+			if (!a.known) {
+				if (op == BPF_JSET && f->k != UINT32_MAX)
+					rc = -1;
+				for (int w = 0; w < BRUTE_WORDS; w++)
+					if (a.words >> w & 1)
+						_cut(c, w,
+						     op == BPF_JSET ? 0 : f->k);
+			}
+			if (!rc && (!a.known || t))
+				rc = _flow(st, pc + 1 + f->jt, v->n, &a);
+			if (!rc && (!a.known || !t))
+				rc = _flow(st, pc + 1 + f->jf, v->n, &a);
+			break;
+		}
+		case BPF_RET | BPF_K:
+			break;
+		default:
+			rc = -1;
+		}
+	}
+	free(st);
+	return rc || c->full ? -1 : 0;
+}
+
+/*
+ * Every point of the product through _point(): 0 proven, 1 mismatch
+ * (reported), -1 error, USE_Z3 when the number does not fit.
+ */
+static int _brute_number(struct validator *v, uint32_t nr,
+			 const struct ir_syscall *sc)
+{
+	struct cuts *c = calloc(1, sizeof(*c));
+	uint32_t idx[BRUTE_WORDS] = {0};
+	uint64_t total = 1;
+	int rc = USE_Z3;
+
+	if (!c)
+		return _fail(v, -1, "out of memory");
+	if (_observed(v, _nrname((int)nr), NULL, NULL) ==
+	    SECCOMP_OBSERVE_IF_SET)
+		goto out;
+	for (int w = 0; w < BRUTE_WORDS; w++)
+		c->v[w][c->n[w]++] = 0;
+	for (uint32_t i = 0; sc && i < sc->nrules; i++) {
+		for (uint32_t k = 0; k < sc->rules[i].natoms; k++) {
+			const struct ir_atom *a = &sc->rules[i].atoms[k];
+			uint64_t wm = a->width == 32 ? 0xffffffffu : UINT64_MAX;
+
+			if ((a->mask & wm) != wm || a->arg > 5)
+				goto out;
+			_cut(c, 2 + 2 * a->arg, (uint32_t)a->value);
+			if (a->width != 32)
+				_cut(c, 3 + 2 * a->arg,
+				     (uint32_t)(a->value >> 32));
+		}
+	}
+	if (_prog_cuts(v, nr, c))
+		goto out;
+	for (int w = 0; w < BRUTE_WORDS && total <= BRUTE_MAX_POINTS; w++)
+		total *= c->n[w];
+	if (total > BRUTE_MAX_POINTS)
+		goto out;
+	for (;;) {
+		struct seccomp_data d = {.nr = (int)nr,
+					 .arch = AUDIT_ARCH_X86_64};
+		int w;
+
+		d.instruction_pointer =
+		    (uint64_t)c->v[1][idx[1]] << 32 | c->v[0][idx[0]];
+		for (int a = 0; a < 6; a++)
+			d.args[a] = (uint64_t)c->v[3 + 2 * a][idx[3 + 2 * a]]
+					<< 32 |
+				    c->v[2 + 2 * a][idx[2 + 2 * a]];
+		rc = _point(v, &d);
+		if (rc)
+			goto out;
+		for (w = 0; w < BRUTE_WORDS && ++idx[w] == c->n[w]; w++)
+			idx[w] = 0;
+		if (w == BRUTE_WORDS)
+			break;
+	}
+	rc = 0;
+out:
+	free(c);
+	return rc;
+}
+
 /* ---- Parts ----------------------------------------------------------------
  */
 
@@ -730,7 +941,8 @@ static int _number(struct validator *v, int nr)
 		return r;
 	}
 	r = USE_Z3;
-	if (!(v->flags & SECCOMP_VALIDATE_FORCE_Z3))
+	if (!(v->flags &
+	      (SECCOMP_VALIDATE_FORCE_Z3 | SECCOMP_VALIDATE_NO_EXACT)))
 		r = _exact_done(v, _exact_number(v, (uint32_t)nr, sc),
 				&v->st.exact_syscalls, &v->st.z3_syscalls,
 				what);
@@ -738,14 +950,22 @@ static int _number(struct validator *v, int nr)
 		v->st.z3_syscalls++;
 	if (r != USE_Z3)
 		return r;
+	if (!(v->flags & SECCOMP_VALIDATE_FORCE_Z3)) {
+		r = _brute_number(v, (uint32_t)nr, sc);
+		v->st.brute_syscalls += r != USE_Z3;
+		if (r != USE_Z3)
+			return r;
+	}
 	if (_z3(v))
 		return -1;
 	term = _spec_term(v, v->sym, _nrname(nr), sc);
 	if (!term)
 		return _fail(v, -1, "%s: out of memory", what);
+	/* Past the exact route's budget the paths are many (a product of
+	 * tests): one merged query, not one check per fork of each path. */
 	return _explore(v, bpf_sym_u32(v->sym, (uint32_t)nr),
 			bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64), NULL, term,
-			what);
+			what, !(v->flags & SECCOMP_VALIDATE_FORCE_Z3));
 }
 
 /* The exact route on a range, then Z3 if it cannot decide. */
@@ -783,7 +1003,7 @@ static int _range(struct validator *v, uint32_t lo, uint32_t hi, uint32_t want,
 
 	return _explore(v, nr, bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64),
 			Z3_mk_and(c, 2, in_range), bpf_sym_u32(v->sym, want),
-			what);
+			what, 0);
 }
 
 /* Any nr on a foreign arch: `arch` when fixed, else any arch but x86_64. */
@@ -807,7 +1027,7 @@ static int _foreign(struct validator *v, int fixed, uint32_t arch,
 		pre = Z3_mk_not(
 		    c, Z3_mk_eq(c, a, bpf_sym_u32(v->sym, AUDIT_ARCH_X86_64)));
 	return _explore(v, bpf_sym_nr(v->sym), a, pre,
-			bpf_sym_u32(v->sym, want), what);
+			bpf_sym_u32(v->sym, want), what, 0);
 }
 
 /* ---- Driver ----------------------------------------------------------- */

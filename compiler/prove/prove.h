@@ -73,6 +73,7 @@ struct prove_fs_point {
 	int symlink;
 	uint8_t own;	   /* a mount of NEW's own (its kind) is the finding */
 	char *var, *under; /* the world binds var inside under, else NULL */
+	int at;		   /* ... or to under itself */
 	int noview;	   /* the world without the view (fs best_effort) */
 	char *target;	   /* the symlink's target, if not the fresh one */
 };
@@ -122,6 +123,9 @@ struct prove_result {
 	 * syscalls whose clause search ran past its budget, and the Z3
 	 * queries asked for them (one per threshold). */
 	size_t z3_syscalls, z3_queries;
+	/* Of the syscalls past the budget, those decided by enumerating the
+	 * values their rules name (docs/PROVER.md, "Budget, then ..."). */
+	size_t brute_syscalls;
 };
 
 struct prove_opts {
@@ -131,6 +135,9 @@ struct prove_opts {
 	 */
 	size_t budget;
 	int no_z3;
+	/* Past the budget, never enumerate the rules' values (Z3 decides:
+	 * a test knob). */
+	int no_brute;
 };
 
 #define PROVE_DEFAULT_BUDGET ((size_t)1 << 16)
@@ -190,10 +197,11 @@ struct prove_fs_world {
 	const char *symlink;
 	/*
 	 * var (a variable's name, HOME for ~) bound to a fresh folder inside
-	 * the literal folder `under` (a mount of the boundary's own) instead
-	 * of a fresh one of its own; NULL: every variable fresh.
+	 * the literal folder `under` (`at`: to `under` itself) instead of a
+	 * fresh one of its own; NULL: every variable fresh.
 	 */
 	const char *var, *under;
+	int at;
 	/* The box runs without its view: `fs best_effort` where the view
 	 * cannot be had (Landlock alone, the host's tree). */
 	int noview;

@@ -26,7 +26,7 @@ $(B)/tests/prover/test_prove_random: $(B)/tests/prover/test_prove_random.o \
 	$(PROVE_TEST_LINK)
 
 # The differential test: verdicts against the compiled artifacts, through
-# a model of its own (tests/prover/diff_*.c); make check runs 3000 pairs
+# a model of its own (tests/prover/diff_*.c); make check runs 400 pairs
 # of seed 1, `make prove-fuzz SEED=N COUNT=M` as many as asked.
 PROVE_DIFF_OBJS := $(B)/tests/prover/test_prove_diff.o \
                    $(B)/tests/prover/diff_gen.o $(B)/tests/prover/diff_model.o

@@ -95,18 +95,20 @@ static char *bind_in(const char *path, const struct prove_fs_world *w)
 		name = path + 2;
 		nlen = (int)(end - path - 2);
 	}
-	if (path[0] == '~' || path[0] == '$') {
-		if (w->var && (int)strlen(w->var) == nlen &&
-		    !strncmp(w->var, name, (size_t)nlen))
-			n = asprintf(&out, "%s/%s-%.*s%s",
-				     strcmp(w->under, "/") ? w->under : "",
-				     fresh, nlen, name, rest);
-		else
-			n = asprintf(&out, "/%s/var/%.*s%s", fresh, nlen, name,
-				     rest);
-	} else {
+	if (path[0] != '~' && path[0] != '$') {
 		out = strdup(path);
 		n = out ? 0 : -1;
+	} else if (!w->var || (int)strlen(w->var) != nlen ||
+		   strncmp(w->var, name, (size_t)nlen)) {
+		n = asprintf(&out, "/%s/var/%.*s%s", fresh, nlen, name, rest);
+	} else if (w->at) { /* bound to `under` itself */
+		n = asprintf(&out, "%s%s",
+			     strcmp(w->under, "/") ? w->under : "",
+			     *rest || strcmp(w->under, "/") ? rest : "/");
+	} else {
+		n = asprintf(&out, "%s/%s-%.*s%s",
+			     strcmp(w->under, "/") ? w->under : "", fresh, nlen,
+			     name, rest);
 	}
 	return n < 0 ? NULL : out;
 }
@@ -188,6 +190,7 @@ struct at {
 	uint32_t all, grants;
 	long deepest; /* length of the deepest rule holding it */
 	const struct ir_fs_rule *own; /* the deepest, when it is not a grant */
+	long mount; /* the deepest mount of the box's own holding it, or -1 */
 };
 
 static void at_rule(const struct ir_fs_rule *r, size_t len, void *arg)
@@ -197,19 +200,32 @@ static void at_rule(const struct ir_fs_rule *r, size_t len, void *arg)
 	if (a->noview && r->kind != IR_FS_GRANT)
 		return; /* without the view there is no mount of its own */
 	a->all |= r->rights;
-	if (r->kind == IR_FS_GRANT)
-		a->grants |= r->rights;
+	if (r->kind != IR_FS_GRANT && (long)len > a->mount)
+		a->mount = (long)len;
 	if ((long)len > a->deepest) {
 		a->deepest = (long)len;
 		a->own = r->kind == IR_FS_GRANT ? NULL : r;
 	}
 }
 
+/*
+ * The second pass: the grants whose binds make the mount at the path,
+ * those beneath the deepest mount of the box's own holding it (a bind
+ * that lands in such a mount keeps its own restrictions).
+ */
+static void at_grant(const struct ir_fs_rule *r, size_t len, void *arg)
+{
+	struct at *a = arg;
+
+	if (r->kind == IR_FS_GRANT && (long)len > a->mount)
+		a->grants |= r->rights;
+}
+
 uint32_t prove_fs_rights(const struct ir_policy *p,
 			 const struct prove_fs_world *w, const char *path)
 {
-	struct at a = {w->noview, IR_FS_ALL & ~prove_fs_handled(p), 0, -1,
-		       NULL};
+	struct at a = {w->noview, IR_FS_ALL & ~prove_fs_handled(p), 0, -1, NULL,
+		       -1};
 	char *q;
 	int rc;
 
@@ -219,6 +235,8 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 	if (!q)
 		return IR_FS_ALL + 1;
 	rc = each_rule(p, w, q, at_rule, &a);
+	if (!rc)
+		rc = each_rule(p, w, q, at_grant, &a);
 	free(q);
 	if (rc)
 		return IR_FS_ALL + 1;
@@ -227,7 +245,9 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 	 * every rule on the way. With the view, a path the view does not
 	 * show, or under a mount of the box's own, is none of the host's
 	 * (nothing of it is there); else the same, less what the mount of
-	 * the grants holding it takes away.
+	 * the grants holding it takes away: those beneath the deepest mount
+	 * of the box's own holding it (a bind that lands in one keeps its
+	 * own restrictions, docs/VIEW.md).
 	 */
 	if (a.noview)
 		return a.all;
@@ -239,7 +259,7 @@ uint32_t prove_fs_rights(const struct ir_policy *p,
 uint8_t prove_fs_own(const struct ir_policy *p, const struct prove_fs_world *w,
 		     const char *path, uint32_t *rights, uint64_t *size)
 {
-	struct at a = {0, 0, 0, -1, NULL};
+	struct at a = {0, 0, 0, -1, NULL, -1};
 
 	*rights = 0;
 	*size = 0;

@@ -14,7 +14,9 @@
  * deepest rule holding p is a mount of the box's own or no rule holds p;
  * else the rights the ruleset leaves free plus the union of every rule
  * holding p (the box's own mounts' Landlock rules count too), less what
- * the grants' mount takes. A mount of the box's own grants nothing of
+ * the mount at p takes: that of the grants holding p beneath the deepest
+ * own mount holding it (a bind that lands in a mount of the box's own
+ * keeps its own restrictions). A mount of the box's own grants nothing of
  * the host; it is itself a thing the box gets, compared by kind, size
  * and rights against what the boundary has at that path.
  *
@@ -35,12 +37,14 @@
  *     only at NEW's rules; OLD's grow too, except at OLD's own mounts,
  *     where they drop to none. So a path beneath a NEW rule exceeds only
  *     if the rule's path or an own mount of OLD's does. Rights NEW holds
- *     at p through a grant above p are reported there, so each rule
- *     reports its own rights and those its own mounts above it lend it.
- *   - A variable NEW uses, bound inside one of OLD's own mounts: there
- *     OLD sees only what its own rules on that variable show, so each
- *     such binding is a world of its own (binding it anywhere else only
- *     gives OLD more).
+ *     at p that it already holds (and OLD lacks) at a NEW rule above p
+ *     are reported there.
+ *   - With a mount of the box's own in either policy, each variable NEW
+ *     uses, the others fresh, bound to every absolute rule path, every
+ *     folder holding one, and a fresh folder inside each rule path: any
+ *     binding relates to the literal rule paths as one of these does
+ *     (docs/PROVER.md, "Roots and variables"). Without one, the fresh
+ *     world is the worst (Landlock's union only grows with rules).
  *   - `follow`: a NEW rule on p with `follow` grants its rights on
  *     whatever p points to when p is a symlink; the worst target is a
  *     fresh folder, where OLD grants its `/` rule's rights and, if OLD
@@ -164,18 +168,28 @@ static uint32_t lets(uint32_t grants)
 
 /*
  * Rights at q on the host's data in the fresh world (the header's model);
- * *own gets the rights the box's own mounts above q lend it.
+ * *own gets the rights the box's own mounts above q lend it. The mount at
+ * q is made by the grants holding q beneath the deepest mount of the
+ * box's own holding it: a bind that lands in one keeps its own
+ * restrictions (docs/VIEW.md), so a grant above that mount lends its
+ * Landlock rights, never its mount's.
  */
 static uint32_t eff_own(const struct fsv *v, const struct fpath *q,
 			uint32_t *own)
 {
-	uint32_t all = v->free | v->root, grants = v->root;
-	long deepest = v->root || !v->p->fs.present ? 0 : -1;
+	uint32_t all = v->free | v->root, grants = 0;
+	long deepest = v->root || !v->p->fs.present ? 0 : -1, mount = -1;
 	int hidden = 0;
 
 	*own = 0;
 	if (!v->p->fs.present)
 		return IR_FS_ALL;
+	for (uint32_t i = 0; i < v->n && !v->noview; i++)
+		if (is_own(v, i) && above(&v->f[i], q) &&
+		    (long)strlen(v->f[i].rest) > mount)
+			mount = (long)strlen(v->f[i].rest);
+	if (mount < 0)
+		grants = v->root;
 	for (uint32_t i = 0; i < v->n; i++) {
 		long len = (long)strlen(v->f[i].rest);
 
@@ -184,7 +198,7 @@ static uint32_t eff_own(const struct fsv *v, const struct fpath *q,
 		all |= v->p->fs.rules[i].rights;
 		if (is_own(v, i))
 			*own |= v->p->fs.rules[i].rights;
-		else
+		else if (len > mount)
 			grants |= v->p->fs.rules[i].rights;
 		if (len >= deepest) {
 			deepest = len;
@@ -276,6 +290,7 @@ static int record(struct prover *pv, char *witness, const char *new_s,
 	if (w && w->var) {
 		f.fs.var = strdup(w->var);
 		f.fs.under = strdup(w->under);
+		f.fs.at = w->at;
 	}
 	if (!f.fs.path || (w && w->var && (!f.fs.var || !f.fs.under))) {
 		prove_finding_free(&f);
@@ -316,7 +331,8 @@ static int report_in(struct prover *pv, const struct prove_fs_world *w,
 	else
 		sb_printf(&s, " on %s", path);
 	if (w->var)
-		sb_printf(&s, " (%s bound inside %s)", w->var, w->under);
+		sb_printf(&s, " (%s bound %s %s)", w->var,
+			  w->at ? "to" : "inside", w->under);
 	if (w->noview)
 		sb_printf(&s, " (without the view: no user namespace, "
 			      "fs best_effort)");
@@ -326,8 +342,9 @@ static int report_in(struct prover *pv, const struct prove_fs_world *w,
 static int report(struct prover *pv, const char *path, uint32_t rights,
 		  int symlink, const char *new_s, const char *old_s, int noview)
 {
-	struct prove_fs_world w = {
-	    pv->res->fresh, symlink ? path : NULL, NULL, NULL, noview, NULL};
+	struct prove_fs_world w = {.fresh = pv->res->fresh,
+				   .symlink = symlink ? path : NULL,
+				   .noview = noview};
 
 	return report_in(pv, &w, path, rights, new_s, old_s);
 }
@@ -349,8 +366,8 @@ static int follow_inside(struct prover *pv, const struct ir_fs_rule *r,
 				    pv->old->fs.rules[j].rights) &
 				       lets(fr | ov->root)
 				 : 0;
-		struct prove_fs_world w = {pv->res->fresh, r->path, NULL,
-					   NULL,	   0,	    NULL};
+		struct prove_fs_world w = {.fresh = pv->res->fresh,
+					   .symlink = r->path};
 		char target[IR_MAX_STR];
 
 		/* the link may not hold the mount the target lies in */
@@ -365,33 +382,73 @@ static int follow_inside(struct prover *pv, const struct ir_fs_rule *r,
 	return PROVE_OK;
 }
 
-static int rules(struct prover *pv, const struct fsv *nv, const struct fsv *ov)
+/* Does one of NEW's rules moved into the world (moved[k]) hold q? */
+static int moved_holds(const struct fsv *v, char **moved, const struct fpath *q)
+{
+	for (uint32_t k = 0; moved && k < v->n; k++)
+		if (moved[k] && above(&v->f[k], q))
+			return 1;
+	return !moved;
+}
+
+/*
+ * NEW's grants in world w: at each, the rights NEW has on the host's data
+ * there and OLD does not, less those already reported there (seen, over
+ * the worlds) or at a NEW rule holding it in this world. With moved (a
+ * variable's world), only the grants one of the moved rules holds: the
+ * rest is as in the fresh world.
+ */
+static int grants_in(struct prover *pv, const struct fsv *nv,
+		     const struct fsv *ov, const struct prove_fs_world *w,
+		     char **moved, uint32_t *seen)
+{
+	uint32_t *ex = calloc(nv->n + 1, sizeof(*ex));
+	int rc = PROVE_OK;
+
+	if (!ex)
+		return prove_fail(pv, PROVE_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < nv->n; i++)
+		if (!is_own(nv, i) && moved_holds(nv, moved, &nv->f[i]))
+			ex[i] = eff(nv, &nv->f[i]) & ~eff(ov, &nv->f[i]);
+	for (uint32_t i = 0; i < nv->n && !rc; i++) {
+		uint32_t lit = ex[i] & ~seen[i];
+
+		for (uint32_t j = 0; j < nv->n && lit; j++)
+			if (j != i && above(&nv->f[j], &nv->f[i]) &&
+			    (j < i || !same_folder(&nv->f[j], &nv->f[i])))
+				lit &= ~ex[j];
+		if (!lit)
+			continue;
+		seen[i] |= lit;
+		rc = report_in(pv, w, pv->nw->fs.rules[i].path, lit, "grants",
+			       "does not");
+	}
+	free(ex);
+	return rc;
+}
+
+/* NEW's `follow` rules, in the fresh world. */
+static int follows_fresh(struct prover *pv, const struct fsv *nv,
+			 const struct fsv *ov, const uint32_t *seen)
 {
 	int rc = PROVE_OK;
 
 	for (uint32_t i = 0; i < nv->n && !rc; i++) {
 		const struct ir_fs_rule *r = &pv->nw->fs.rules[i];
 		const struct fpath *q = &nv->f[i];
-		uint32_t own, got = eff_own(nv, q, &own), lit, fol;
+		uint32_t fol, at;
 
-		if (is_own(nv, i))
+		if (is_own(nv, i) || !(r->flags & IR_FS_FOLLOW) ||
+		    !strcmp(r->path, "/"))
 			continue;
-		lit = (r->rights | own) & got & ~eff(ov, q);
-		if (lit)
-			rc = report(pv, r->path, lit, 0, "grants", "does not",
+		/* What OLD grants on a fresh target of p. */
+		at = ov->free | ov->root | follow_rights(ov, q);
+		fol = r->rights & ~at & ~seen[i];
+		if (fol)
+			rc = report(pv, r->path, fol, 1, "grants", "does not",
 				    nv->noview);
-		if (!rc && (r->flags & IR_FS_FOLLOW) && strcmp(r->path, "/")) {
-			/* What OLD grants on a fresh target of p. */
-			uint32_t at =
-			    ov->free | ov->root | follow_rights(ov, q);
-
-			fol = r->rights & ~at & ~lit;
-			if (fol)
-				rc = report(pv, r->path, fol, 1, "grants",
-					    "does not", nv->noview);
-			else if (!nv->noview)
-				rc = follow_inside(pv, r, q, ov);
-		}
+		else if (!nv->noview)
+			rc = follow_inside(pv, r, q, ov);
 	}
 	return rc;
 }
@@ -409,28 +466,32 @@ static char *own_str(uint8_t kind, uint32_t rights, uint64_t size)
 }
 
 /*
- * OLD's own mounts: there OLD shows the box nothing of the host; NEW, if
- * the deepest of its rules there is a grant, shows the host's data.
+ * OLD's own mounts in world w: there OLD shows the box nothing of the
+ * host; NEW, if the deepest of its rules there is a grant, shows the
+ * host's data. With moved (a variable's world), only the mounts one of
+ * NEW's moved rules holds.
  */
 static int olds_own(struct prover *pv, const struct fsv *nv,
-		    const struct fsv *ov)
+		    const struct fsv *ov, const struct prove_fs_world *w,
+		    char **moved, uint32_t *seen)
 {
 	int rc = PROVE_OK;
 
 	for (uint32_t i = 0; i < ov->n && !rc; i++) {
 		const struct ir_fs_rule *r = &pv->old->fs.rules[i];
-		uint32_t got, own;
+		uint32_t got;
 		char *o;
 
-		if (!is_own(ov, i))
+		if (!is_own(ov, i) || !moved_holds(nv, moved, &ov->f[i]))
 			continue;
-		got = eff_own(nv, &ov->f[i], &own);
+		got = eff(nv, &ov->f[i]) & ~seen[i];
 		if (!got)
 			continue;
+		seen[i] |= got;
 		o = own_str(r->kind, r->rights, r->size);
 		if (!o)
 			return prove_fail(pv, PROVE_ENOMEM, "out of memory");
-		rc = report(pv, r->path, got, 0, "grants the host's", o, 0);
+		rc = report_in(pv, w, r->path, got, "grants the host's", o);
 		free(o);
 	}
 	return rc;
@@ -453,7 +514,7 @@ static long rule_on(const struct fsv *v, const struct fpath *q)
 static int news_own(struct prover *pv, const struct fsv *nv,
 		    const struct fsv *ov)
 {
-	struct prove_fs_world w = {pv->res->fresh, NULL, NULL, NULL, 0, NULL};
+	struct prove_fs_world w = {.fresh = pv->res->fresh};
 	int rc = PROVE_OK;
 
 	for (uint32_t i = 0; i < nv->n && !rc; i++) {
@@ -504,12 +565,12 @@ static int news_own(struct prover *pv, const struct fsv *nv,
 }
 
 /*
- * v with the rules on the variable `var` moved inside the literal folder
- * `under` (as polexec would bind it there): their paths become literal.
+ * v with the rules on the variable `var` moved to the literal folder
+ * `folder` (as polexec would bind it there): their paths become literal.
  * The caller frees out->f and each *rest of those it moved (moved[i]).
  */
-static int rebind(const struct fsv *v, const char *var, const char *under,
-		  const char *fresh, struct fsv *out, char **moved)
+static int rebind(const struct fsv *v, const char *var, const char *folder,
+		  struct fsv *out, char **moved)
 {
 	size_t n = strlen(var);
 
@@ -517,7 +578,6 @@ static int rebind(const struct fsv *v, const char *var, const char *under,
 	out->f = calloc(v->n + 1, sizeof(*out->f));
 	if (!out->f)
 		return PROVE_ENOMEM;
-	/* OLD's `/` holds the folder, but its own mount hides it there */
 	for (uint32_t i = 0; i < v->n; i++) {
 		const struct fpath *q = &v->f[i];
 
@@ -525,9 +585,8 @@ static int rebind(const struct fsv *v, const char *var, const char *under,
 		moved[i] = NULL;
 		if (q->rootlen != n + 3 || strncmp(q->root + 2, var, n))
 			continue;
-		if (asprintf(&moved[i], "%s/%s-%s%s",
-			     strcmp(under, "/") ? under : "", fresh, var,
-			     q->rest) < 0) {
+		if (asprintf(&moved[i], "%s%s",
+			     strcmp(folder, "/") ? folder : "", q->rest) < 0) {
 			moved[i] = NULL;
 			return PROVE_ENOMEM;
 		}
@@ -540,65 +599,184 @@ static int rebind(const struct fsv *v, const char *var, const char *under,
 
 static void unbind(struct fsv *v, char **moved)
 {
-	for (uint32_t i = 0; i < v->n; i++)
+	for (uint32_t i = 0; v->f && i < v->n; i++)
 		free(moved[i]);
 	free(v->f);
+	v->f = NULL;
 }
 
 /*
- * NEW's variables bound inside OLD's own mounts: one world each. There
- * OLD shows only what its rules on the variable show; binding it anywhere
- * else outside every rule only gives OLD more than the fresh world does.
- * Decided with eff() over both policies, the variable's rules made
- * literal; re-checked in the world itself.
+ * Does polexec refuse to build v's view: a grant bound where v puts a
+ * mount of its own? Only a moved rule can be (the semantic pass refuses
+ * a literal path that is both).
  */
-static int vars_inside(struct prover *pv, const struct fsv *nv,
-		       const struct fsv *ov)
+static int refuses(const struct fsv *v, char **moved)
+{
+	for (uint32_t i = 0; i < v->n; i++)
+		for (uint32_t j = 0; moved[i] && j < v->n; j++)
+			if (!is_own(v, i) && is_own(v, j) &&
+			    same_folder(&v->f[i], &v->f[j]))
+				return 1;
+	return 0;
+}
+
+/* Does either policy have a mount of its own? */
+static int any_own(const struct fsv *nv, const struct fsv *ov)
+{
+	for (uint32_t i = 0; i < nv->n; i++)
+		if (is_own(nv, i))
+			return 1;
+	for (uint32_t i = 0; i < ov->n; i++)
+		if (is_own(ov, i))
+			return 1;
+	return 0;
+}
+
+/*
+ * The literal folders a variable's binding is tried at: every absolute
+ * rule path of both policies and every folder holding one (`/a/b` gives
+ * `/`, `/a`, `/a/b`); *isrule says which are rule paths. Deduplicated.
+ */
+static char **folders(const struct fsv *nv, const struct fsv *ov, size_t *n,
+		      uint8_t **isrule)
+{
+	const struct fsv *vs[2] = {nv, ov};
+	size_t cap = 16, k = 0;
+	char **out = malloc(cap * sizeof(*out));
+	uint8_t *r = malloc(cap);
+
+	if (!out || !r)
+		goto oom;
+	for (int s = 0; s < 2; s++) {
+		for (uint32_t i = 0; i < vs[s]->n; i++) {
+			const struct fpath *q = &vs[s]->f[i];
+			size_t len = strlen(q->rest);
+
+			if (q->rootlen)
+				continue;
+			for (size_t e = 0; e <= len; e++) {
+				size_t m;
+				int dup = 0;
+
+				if (e < len && q->rest[e] != '/')
+					continue;
+				m = e ? e : 1; /* "/" for the root */
+				for (size_t x = 0; x < k && !dup; x++)
+					if (strlen(out[x]) == m &&
+					    !strncmp(out[x], e ? q->rest : "/",
+						     m)) {
+						dup = 1;
+						r[x] |= e == len;
+					}
+				if (dup)
+					continue;
+				if (k == cap) {
+					char **o2;
+					uint8_t *r2;
+
+					cap *= 2;
+					o2 = realloc(out, cap * sizeof(*out));
+					if (o2)
+						out = o2;
+					r2 = realloc(r, cap);
+					if (r2)
+						r = r2;
+					if (!o2 || !r2)
+						goto oom;
+				}
+				out[k] = strndup(e ? q->rest : "/", m);
+				if (!out[k])
+					goto oom;
+				r[k++] = e == len;
+			}
+		}
+	}
+	*n = k;
+	*isrule = r;
+	return out;
+oom:
+	for (size_t x = 0; out && x < k; x++)
+		free(out[x]);
+	free(out);
+	free(r);
+	return NULL;
+}
+
+/*
+ * The variables' worlds (docs/PROVER.md, "Roots and variables"): each
+ * variable NEW has a rule on, bound, the others fresh, to every folder
+ * folders() gives (holding a rule path, or exactly one) and to a fresh
+ * folder inside each rule path: every binding of it relates to the rule
+ * paths as one of these does. Needed only with a mount of the box's own:
+ * without one the fresh world is the worst (Landlock's rights only grow
+ * with rules). A world in which a policy refuses to build its view (a
+ * grant bound onto a mount of its own) is a start condition.
+ */
+static int var_worlds(struct prover *pv, const struct fsv *nv,
+		      const struct fsv *ov, uint32_t *seen_n, uint32_t *seen_o)
 {
 	char **mn = calloc(nv->n + 1, sizeof(*mn));
 	char **mo = calloc(ov->n + 1, sizeof(*mo));
+	uint8_t *isrule = NULL;
+	size_t nf = 0;
+	char **fs = NULL;
 	int rc = mn && mo ? PROVE_OK : PROVE_ENOMEM;
 
-	for (uint32_t i = 0; i < nv->n && !rc; i++) {
+	if (!rc && any_own(nv, ov)) {
+		fs = folders(nv, ov, &nf, &isrule);
+		if (!fs)
+			rc = PROVE_ENOMEM;
+	}
+	for (uint32_t i = 0; fs && i < nv->n && !rc; i++) {
 		const struct fpath *q = &nv->f[i];
 		char var[IR_MAX_STR];
+		int first = 1;
 
 		if (!q->rootlen || is_own(nv, i))
 			continue;
+		/* each variable once, at its first rule */
+		for (uint32_t j = 0; j < i && first; j++)
+			first = !(nv->f[j].rootlen == q->rootlen &&
+				  !memcmp(nv->f[j].root, q->root, q->rootlen));
+		if (!first)
+			continue;
 		snprintf(var, sizeof(var), "%.*s", (int)(q->rootlen - 3),
 			 q->root + 2);
-		for (uint32_t j = 0; j < ov->n && !rc; j++) {
-			const char *under = pv->old->fs.rules[j].path;
-			struct prove_fs_world w = {pv->res->fresh, NULL, var,
-						   under,	   0,	 NULL};
-			struct fsv n2, o2;
-			uint32_t own, lit;
+		for (size_t k = 0; k < 2 * nf && !rc; k++) {
+			int at = k < nf;
+			const char *under = fs[k % nf];
+			struct prove_fs_world w = {.fresh = pv->res->fresh,
+						   .var = var,
+						   .under = under,
+						   .at = at};
+			struct fsv n2 = {0}, o2 = {0};
+			char *folder = NULL;
 
-			if (!is_own(ov, j))
+			if (!at && (!isrule[k % nf] || !strcmp(under, "/")))
 				continue;
-			rc = rebind(nv, var, under, pv->res->fresh, &n2, mn);
+			if (at)
+				folder = strdup(under);
+			else if (asprintf(&folder, "%s/%s-%s",
+					  strcmp(under, "/") ? under : "",
+					  pv->res->fresh, var) < 0)
+				folder = NULL;
+			rc = folder ? rebind(nv, var, folder, &n2, mn)
+				    : PROVE_ENOMEM;
 			if (!rc)
-				rc = rebind(ov, var, under, pv->res->fresh, &o2,
-					    mo);
-			else
-				memset(&o2, 0, sizeof(o2));
-			if (!rc) {
-				/* not the `/` rule's: hidden by the mount */
-				n2.root = o2.root = 0;
-				lit = (pv->nw->fs.rules[i].rights |
-				       (eff_own(&n2, &n2.f[i], &own), own)) &
-				      eff(&n2, &n2.f[i]) & ~eff(&o2, &n2.f[i]);
-				if (lit)
-					rc = report_in(
-					    pv, &w, pv->nw->fs.rules[i].path,
-					    lit, "grants", "does not");
-			}
-			if (n2.f)
-				unbind(&n2, mn);
-			if (o2.f)
-				unbind(&o2, mo);
+				rc = rebind(ov, var, folder, &o2, mo);
+			if (!rc && !refuses(&n2, mn) && !refuses(&o2, mo))
+				rc = grants_in(pv, &n2, &o2, &w, mn, seen_n);
+			if (!rc && !refuses(&n2, mn) && !refuses(&o2, mo))
+				rc = olds_own(pv, &n2, &o2, &w, mn, seen_o);
+			unbind(&n2, mn);
+			unbind(&o2, mo);
+			free(folder);
 		}
 	}
+	for (size_t k = 0; fs && k < nf; k++)
+		free(fs[k]);
+	free(fs);
+	free(isrule);
 	free(mn);
 	free(mo);
 	return rc == PROVE_ENOMEM ? prove_fail(pv, rc, "out of memory") : rc;
@@ -607,10 +785,12 @@ static int vars_inside(struct prover *pv, const struct fsv *nv,
 /*
  * The fresh world, with the view or (noview) with Landlock alone: rights
  * NEW leaves free where OLD restricts them, NEW's rules; with the view,
- * the own mounts of both and NEW's variables inside OLD's.
+ * the own mounts of both and the variables' worlds.
  */
 static int compare(struct prover *pv, int noview)
 {
+	struct prove_fs_world w = {.fresh = pv->res->fresh, .noview = noview};
+	uint32_t *seen_n = NULL, *seen_o = NULL;
 	struct fsv nv, ov;
 	struct fpath slash;
 	uint32_t x;
@@ -621,7 +801,11 @@ static int compare(struct prover *pv, int noview)
 		rc = view(&ov, pv->old, noview);
 	else
 		memset(&ov, 0, sizeof(ov));
-	if (rc) {
+	if (!rc) {
+		seen_n = calloc(nv.n + 1, sizeof(*seen_n));
+		seen_o = calloc(ov.n + 1, sizeof(*seen_o));
+	}
+	if (rc || !seen_n || !seen_o) {
 		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -636,14 +820,18 @@ static int compare(struct prover *pv, int noview)
 				: "grants (no fs block: no Landlock ruleset)",
 			    "does not", noview);
 	if (!rc)
-		rc = rules(pv, &nv, &ov);
+		rc = grants_in(pv, &nv, &ov, &w, NULL, seen_n);
+	if (!rc)
+		rc = follows_fresh(pv, &nv, &ov, seen_n);
 	if (!rc && !noview)
-		rc = olds_own(pv, &nv, &ov);
+		rc = olds_own(pv, &nv, &ov, &w, NULL, seen_o);
 	if (!rc && !noview)
 		rc = news_own(pv, &nv, &ov);
 	if (!rc && !noview)
-		rc = vars_inside(pv, &nv, &ov);
+		rc = var_worlds(pv, &nv, &ov, seen_n, seen_o);
 out:
+	free(seen_n);
+	free(seen_o);
 	free(nv.f);
 	free(ov.f);
 	return rc;

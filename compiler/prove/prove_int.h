@@ -22,6 +22,7 @@ struct prover {
 	size_t budget;	     /* clause-search steps for each syscall */
 	size_t left;	     /* of them, left for the current syscall */
 	int no_z3;	     /* past the budget: undecided, no Z3 */
+	int no_brute;	     /* past the budget: never enumerate values */
 	struct ws_set *ws;   /* the word procedure's literal set */
 	struct bpf_sym *sym; /* Z3, made when a syscall first needs it */
 };

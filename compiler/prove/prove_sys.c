@@ -43,9 +43,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define X32_BIT	   0x40000000u
-#define NR_SCAN	   1024
-#define NR_NOWHERE 0x3fffffffu /* above every table, below x32: default */
+#define X32_BIT		 0x40000000u
+#define NR_SCAN		 1024
+#define NR_NOWHERE	 0x3fffffffu /* above every table, below x32: default */
+#define PROVE_BRUTE_DONE 0x7fff	     /* decide(): brute() decided it all */
 
 /* One policy's rules for the syscall, strictest first. */
 struct side {
@@ -259,6 +260,141 @@ static int ws_status(struct prover *pv, int r, const char *name)
 			  name);
 }
 
+/* ---- Past the budget: the values the rules name ----------------------- */
+
+/*
+ * Where every atom of the syscall on both sides tests its argument with
+ * the whole mask of its width (`in` sets, comparisons), each atom's truth
+ * only changes, along each 32-bit word of an argument, at the word of its
+ * value and the one after it: the words split into intervals on which
+ * every rule, and so each side's action, is constant. One point of each
+ * product of intervals decides the syscall exactly; they are few when the
+ * rules name few values. BRUTE_MAX_POINTS bounds them.
+ */
+#define BRUTE_MAX_POINTS ((uint64_t)1 << 16)
+#define BRUTE_WORDS	 12 /* args[i]: word 2i low, 2i + 1 high */
+
+struct reps {
+	uint32_t *v[BRUTE_WORDS];
+	uint32_t n[BRUTE_WORDS];
+};
+
+static void reps_add(struct reps *r, int word, uint32_t x)
+{
+	for (uint32_t i = 0; i < r->n[word]; i++)
+		if (r->v[word][i] == x)
+			return;
+	r->v[word][r->n[word]++] = x;
+}
+
+static void reps_cut(struct reps *r, int word, uint32_t x)
+{
+	reps_add(r, word, x);
+	if (x != UINT32_MAX)
+		reps_add(r, word, x + 1);
+}
+
+/* 1 when the atoms of sc all fit; their cuts added to r. */
+static int reps_of(struct reps *r, const struct ir_syscall *sc)
+{
+	for (uint32_t i = 0; sc && i < sc->nrules; i++) {
+		for (uint32_t k = 0; k < sc->rules[i].natoms; k++) {
+			const struct ir_atom *a = &sc->rules[i].atoms[k];
+			uint64_t w = a->width == 32 ? 0xffffffffu : UINT64_MAX;
+
+			if ((a->mask & w) != w || a->arg > 5)
+				return 0;
+			reps_cut(r, 2 * a->arg, (uint32_t)a->value);
+			if (a->width != 32)
+				reps_cut(r, 2 * a->arg + 1,
+					 (uint32_t)(a->value >> 32));
+		}
+	}
+	return 1;
+}
+
+static uint32_t atoms_of(const struct ir_syscall *sc)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; sc && i < sc->nrules; i++)
+		n += sc->rules[i].natoms;
+	return n;
+}
+
+/*
+ * Every point of the product, both policies evaluated: the most
+ * permissive excess (the highest NEW rank above OLD's) is the finding,
+ * as the thresholds from allow down would give; errno values that differ
+ * a note. Returns PROVE_OK, a status, or 1 when the rules do not fit
+ * (too many points, or a partial mask): then Z3.
+ */
+static int brute(struct sysq *q)
+{
+	const struct ir_syscalls *ns = q->nw.sys, *os = q->old.sys;
+	uint32_t cap = 2 * (atoms_of(q->nw.sc) + atoms_of(q->old.sc)) + 1;
+	uint32_t idx[BRUTE_WORDS] = {0};
+	uint64_t total = 1, best[6] = {0}, note[6] = {0};
+	int found = -1, noted = 0, rc = 1;
+	struct reps r = {0};
+
+	for (int w = 0; w < BRUTE_WORDS; w++) {
+		r.v[w] = calloc(cap, sizeof(*r.v[w]));
+		if (!r.v[w]) {
+			rc = prove_fail(q->pv, PROVE_ENOMEM, "out of memory");
+			goto out;
+		}
+		r.v[w][r.n[w]++] = 0;
+	}
+	if (!reps_of(&r, q->nw.sc) || !reps_of(&r, q->old.sc))
+		goto out;
+	for (int w = 0; w < BRUTE_WORDS && total <= BRUTE_MAX_POINTS; w++)
+		total *= r.n[w];
+	if (total > BRUTE_MAX_POINTS)
+		goto out;
+	for (;;) {
+		uint64_t args[6];
+		struct ir_action an, ao;
+		int w;
+
+		for (int a = 0; a < 6; a++)
+			args[a] = (uint64_t)r.v[2 * a + 1][idx[2 * a + 1]]
+				      << 32 |
+				  r.v[2 * a][idx[2 * a]];
+		an = ir_eval_syscall(ns, q->nw.sc, args);
+		ao = ir_eval_syscall(os, q->old.sc, args);
+		if (an.kind > ao.kind && (int)an.kind > found) {
+			found = an.kind;
+			memcpy(best, args, sizeof(best));
+		}
+		if (!noted && an.kind == IR_ACT_ERRNO &&
+		    ao.kind == IR_ACT_ERRNO && an.errnum != ao.errnum) {
+			noted = 1;
+			memcpy(note, args, sizeof(note));
+		}
+		for (w = 0; w < BRUTE_WORDS && ++idx[w] == r.n[w]; w++)
+			idx[w] = 0;
+		if (w == BRUTE_WORDS)
+			break;
+	}
+	q->pv->res->brute_syscalls++;
+	rc = PROVE_OK;
+	for (int k = 0; k < 2 && !rc; k++) {
+		const uint64_t *args = k ? note : best;
+		struct prove_sys_point pt = {AUDIT_ARCH_X86_64, q->nr, {0}};
+
+		if (k ? !noted : found < 0)
+			continue;
+		memcpy(pt.args, args, sizeof(pt.args));
+		rc = report(q->pv, &pt,
+			    call_str(q->name, q->nw.sc, q->old.sc, args), k);
+	}
+out:
+	for (int w = 0; w < BRUTE_WORDS; w++)
+		free(r.v[w]);
+	return rc;
+}
+
 /* ---- One syscall ----------------------------------------------------- */
 
 static int same_rules(const struct ir_syscall *a, const struct ir_syscall *b)
@@ -363,6 +499,13 @@ static int decide(struct sysq *q)
 			r = threshold(q, (uint8_t)t, args);
 		if (r == WS_UNSAT)
 			continue;
+		if (r == WS_UNKNOWN && !z3 && !q->pv->no_brute) {
+			/* nothing reported yet: the values decide it all */
+			int b = brute(q);
+
+			if (b <= 0)
+				return b ? b : PROVE_BRUTE_DONE;
+		}
 		if (r == WS_UNKNOWN) {
 			if (!z3++)
 				q->pv->res->z3_syscalls++;
@@ -450,6 +593,8 @@ static int one_syscall(struct prover *pv, const char *name,
 		rc = prove_fail(pv, PROVE_ENOMEM, "out of memory");
 	else if (!(rc = decide(&q)))
 		rc = errno_note(&q);
+	if (rc == PROVE_BRUTE_DONE) /* the note was decided with it */
+		rc = PROVE_OK;
 	free(q.work);
 	side_free(&q.nw);
 	side_free(&q.old);

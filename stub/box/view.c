@@ -15,7 +15,8 @@
  *   - the entries in the order of their bound paths, parents first, and
  *     each bind's attributes: its own, less the restrictions the bind it
  *     lands in does not have (so a nested grant never takes away what an
- *     enclosing one gives: Landlock's union, the prover's model).
+ *     enclosing one gives: Landlock's union, the prover's model); one that
+ *     lands in a mount of the box's own keeps all of its own.
  *
  * In the box's init (view_child), pid 1 of the box's pid namespace, in
  * its mount namespace where every mount is private (boxns.c):
@@ -149,7 +150,8 @@ static int follows(uint32_t k)
  * Orders the entries by bound path (insertion sort: a few hundred at most,
  * nearly sorted already), then gives each bind what it keeps of its
  * attributes: a restriction only where the nearest bind holding it (whose
- * attributes already count its own parents) has it too. A bind that the
+ * attributes already count its own parents) has it too; all of its own
+ * where it lands in a mount of the box's own (docs/VIEW.md). A bind that the
  * nearest one holding it already shows, with the same attributes, with no
  * mount of the box's own between them and no symbolic link followed by
  * either, is not made: one mount, so a rename between the two folders is
@@ -196,16 +198,16 @@ static void plan_order(const struct policy *p)
 		while (top && !holds(V.path[stack[top - 1]], V.path[k]))
 			top--;
 		if (e->kind == POLBIN_VIEW_BIND) {
+			/* landing in a mount of the box's own: its own */
 			uint32_t j = top, up;
 
-			while (j && !entry_is(stack[j - 1], POLBIN_VIEW_BIND))
-				j--;
+			if (j && !entry_is(stack[j - 1], POLBIN_VIEW_BIND))
+				j = 0;
 			if (j)
 				V.attrs[k] &= V.attrs[stack[j - 1]];
 			up = j ? stack[j - 1] : 0;
-			V.skip[k] = j && j == top &&
-				    V.attrs[k] == V.attrs[up] && !follows(k) &&
-				    !follows(up);
+			V.skip[k] = j && V.attrs[k] == V.attrs[up] &&
+				    !follows(k) && !follows(up);
 		}
 		stack[top++] = k;
 	}

@@ -1708,6 +1708,54 @@ console.log(os.cpus().length > 0, os.tmpdir(), require("fs").existsSync("/dev/nu
 	expect "curl" "$r" served
 }
 
+# A grant that lands in a mount of the box's own keeps its own mount
+# restrictions (docs/VIEW.md: "a ro grant inside a tmpfs is a read-only
+# mount"), whatever the grant above that mount lets: with `rwx H`,
+# `tmpfs H/a`, `ro H/a/w` is noexec and read-only; with `allow ...
+# ioctl_dev on D`, `tmpfs D/a`, `ro follow D/a/nul` (a link to /dev/null)
+# is nodev. A tmpfs path is literal, so the policies are written with the
+# scratch paths and built here. Twins: the same probes under the outer
+# grant itself, and with the inner grants given the rights.
+nested_pol() { # NAME INNER-GRANT DEV-GRANT
+	printf '%s\n' "policy \"$1\" {" "  fs {" "    rx $BIN" "    rwx $T/h" \
+		"    tmpfs $T/h/a" "    $2 $T/h/a/w" \
+		"    allow read_file read_dir ioctl_dev on $T/d" \
+		"    tmpfs $T/d/a" "    $3 follow $T/d/a/nul" "  }" "}" \
+		>"$T/$1.pol"
+	"$BIN/polc" build "$T/$1.pol" -o "$T/$1.polbin" >"$T/$1.log" 2>&1 ||
+		{ say "    polc build $1: $(cat "$T/$1.log")"; return 1; }
+}
+
+t_view_grant_in_own_mount_keeps_its_mount() {
+	mkdir -p "$T/h/a/w" "$T/d/a" && cp "$BIN/llprobe" "$T/h/a/w/prog" &&
+		cp "$BIN/llprobe" "$T/h/prog" && ln -s /dev/null "$T/d/a/nul" &&
+		nested_pol nested ro ro &&
+		nested_pol twin rwx "allow read_file ioctl_dev on" || return 1
+	box "$T/nested.polbin" -- "$BIN/llprobe" exec "$T/h/a/w/prog"
+	expect "exec in ro H/a/w" "$OUT" \
+		"exec: errno=13 (Permission denied)" || return 1
+	box "$T/nested.polbin" -- "$BIN/llprobe" create "$T/h/a/w/new"
+	expect "create in ro H/a/w" "$OUT" \
+		"create: errno=30 (Read-only file system)" || return 1
+	box "$T/nested.polbin" -- "$BIN/llprobe" read "$T/d/a/nul"
+	expect "open the device through ro D/a/nul" "$OUT" \
+		"read: errno=13 (Permission denied)" || return 1
+	expect_absent "nothing made in ro H/a/w" "$T/h/a/w/new" || return 1
+	# twins: under the rwx grant itself; the inner grants given execute,
+	# writes and the device
+	box "$T/nested.polbin" -- "$BIN/llprobe" exec "$T/h/prog"
+	expect "exec in rwx H" "$OUT" "exec: ok" || return 1
+	box "$T/nested.polbin" -- "$BIN/llprobe" create "$T/h/new"
+	expect "create in rwx H" "$OUT" "create: ok" || return 1
+	box "$T/twin.polbin" -- "$BIN/llprobe" exec "$T/h/a/w/prog"
+	expect "exec in rwx H/a/w" "$OUT" "exec: ok" || return 1
+	box "$T/twin.polbin" -- "$BIN/llprobe" create "$T/h/a/w/new"
+	expect "create in rwx H/a/w" "$OUT" "create: ok" || return 1
+	box "$T/twin.polbin" -- "$BIN/llprobe" read "$T/d/a/nul"
+	expect "the device through D/a/nul with ioctl_dev" "$OUT" \
+		"read: 0 bytes"
+}
+
 # Landlock behind the view: a folder fd the box inherited (its stdin)
 # reaches the host's tree outside every mount of the view. Only Landlock
 # stands there, and it refuses as it would without a view.
@@ -2407,6 +2455,7 @@ t_view_dev_has_only_the_listed_nodes
 t_view_root_caller_user_nobody
 t_view_record_and_require_enforced
 t_view_real_programs
+t_view_grant_in_own_mount_keeps_its_mount
 t_group_sigkill_leaves_no_cgroup
 t_killed_keeper_cgroups_swept
 t_memory_cap_kills_or_refuses

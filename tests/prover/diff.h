@@ -23,12 +23,17 @@
 /*
  * Two generators drawn from the same seed write the same policy. With
  * `mutate` set, about one choice in `rate` comes from a second stream, so
- * a mutated policy is a near miss of the plain one.
+ * a mutated policy is a near miss of the plain one. With `mutate` 2, only
+ * the rights of the innermost grant of the fs frame (a grant, an own
+ * mount in it, a grant in that) are redrawn, the rest is the plain
+ * policy: a pair that differs there alone.
  */
 struct dgen {
 	uint64_t r1, r2;
 	int mutate;
 	unsigned rate;
+	int in_frame;
+	int frame; /* always write the fs frame, its inner grant too */
 };
 
 void dgen_init(struct dgen *g, uint64_t seed, int mutate);

@@ -31,10 +31,20 @@ void dgen_init(struct dgen *g, uint64_t seed, int mutate)
 	g->r2 = (seed * 0x9e3779b97f4a7c15ull) | 1;
 	g->mutate = mutate;
 	g->rate = 6;
+	g->in_frame = 0;
+	g->frame = 0;
 }
 
 static unsigned pick(struct dgen *g, unsigned n)
 {
+	if (g->mutate == 2) {
+		/* the plain stream always advances: the rest stays aligned */
+		unsigned plain = (unsigned)(dgen_next(&g->r1) % n);
+
+		if (g->in_frame && dgen_next(&g->r2) % g->rate == 0)
+			return (unsigned)(dgen_next(&g->r2) % n);
+		return plain;
+	}
 	if (g->mutate && dgen_next(&g->r2) % g->rate == 0)
 		return (unsigned)(dgen_next(&g->r2) % n);
 	return (unsigned)(dgen_next(&g->r1) % n);
@@ -234,9 +244,29 @@ static void gen_syscalls(struct dgen *g, struct out *o)
 /* ---- fs ----------------------------------------------------------------- */
 
 static const char *const paths[] = {
-    "/",	"/a",	     "/a/b",   "/a/b/c",   "/a/c", "/b",
-    "/a/b/c/d", "${W}",	     "${W}/a", "${W}/a/b", "${V}", "~",
-    "~/a",	"${HOME}/b", "/home",  "/b/a",
+    "/",
+    "/a",
+    "/a/b",
+    "/a/b/c",
+    "/a/c",
+    "/b",
+    "/a/b/c/d",
+    "${W}",
+    "${W}/a",
+    "${W}/a/b",
+    "${V}",
+    "~",
+    "~/a",
+    "${HOME}/b",
+    "/home",
+    "/b/a",
+    /* grants inside the box's own mounts (nested under grants too) */
+    "/a/w",
+    "/t/w",
+    "/d/x",
+    "/home/u",
+    "~/tmp",
+    "${W}/t",
 };
 /* Write access to these needs `unsafe` (docs/LANGUAGE.md, lints). */
 static int dangerous(const char *p)
@@ -261,7 +291,37 @@ static void gen_fs(struct dgen *g, struct out *o)
 	};
 	unsigned n = pick(g, 6), used = 0, m = pick(g, 3);
 
+	/* A frame: a grant, a mount of the box's own inside it, a grant
+	 * inside that, of every right set (issue 29: the inner grant's
+	 * mount restrictions; a variable holding the own mount). */
+	static const char *const frame_own[] = {"tmpfs", "tmpfs", "dev",
+						"proc"};
+	static const char *const sets[] = {
+	    "ro",
+	    "rx",
+	    "rw",
+	    "rwx",
+	    "allow read_file read_dir ioctl_dev on",
+	    "allow read_file execute on",
+	    "allow read_file write_file on"};
+
 	put(o, pick(g, 4) ? "  fs {\n" : "  fs best_effort {\n");
+	if (g->frame || pick(g, 2)) {
+		const char *outer, *inner;
+
+		outer = ONE(g, sets);
+		g->in_frame = 1; /* the inner grant's rights alone */
+		inner = ONE(g, sets);
+		g->in_frame = 0;
+
+		if (pick(g, 3))
+			put(o, "    %s /n\n", outer);
+		put(o, "    %s /n/m\n", ONE(g, frame_own));
+		if (g->frame || pick(g, 4))
+			put(o, "    %s /n/m/g\n", inner);
+		if (pick(g, 3) == 0)
+			put(o, "    %s ${W}\n", ONE(g, sets));
+	}
 	for (unsigned i = 0; i < m; i++)
 		put(o, "    %s\n", ONE(g, own));
 	if (pick(g, 6) == 0)
@@ -455,7 +515,7 @@ int dgen_policy(struct dgen *g, char *buf, size_t len)
 		else
 			put(&o, "  landlock %s\n", ONE(g, ll));
 	}
-	if (pick(g, 4))
+	if (g->frame || pick(g, 4))
 		gen_fs(g, &o);
 	if (pick(g, 7))
 		gen_net(g, &o);

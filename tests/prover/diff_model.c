@@ -716,8 +716,10 @@ int dm_view_refuses(const struct dart *a, const struct dm_world *w)
  * what the deepest entry holding it is a mount of the box's own for, is
  * none of the host's; else Landlock's rights (every rule holding loc, the
  * own mounts' rules among them, and what is not handled), less what each
- * bind holding loc keeps of its attributes (polexec keeps a restriction
- * only where every enclosing bind has it too).
+ * bind holding loc beneath the deepest own mount holding it keeps of its
+ * attributes (polexec keeps a restriction only where every enclosing bind
+ * has it too; a bind that lands in a mount of the box's own keeps all of
+ * its own: "a ro grant inside a tmpfs is a read-only mount").
  */
 static uint32_t view_rights(const struct dart *a, const struct dm_world *w,
 			    const char *loc)
@@ -725,8 +727,19 @@ static uint32_t view_rights(const struct dart *a, const struct dm_world *w,
 	uint32_t acc = (uint32_t)(~a->handled_fs & 0x1ffffu);
 	uint8_t attrs = 0xff;
 	size_t deepest = 0;
+	long mount = -1;
 	int any = 0, own = 0;
 
+	for (uint32_t i = 0; i < a->nview; i++) {
+		const struct dm_view_entry *e = &a->view[i];
+		char b[DM_PATH * 2];
+
+		if (e->kind == POLBIN_VIEW_BIND ||
+		    view_at(a, w, i, b, sizeof(b)) || !holds(b, loc))
+			continue;
+		if ((long)strlen(b) > mount)
+			mount = (long)strlen(b);
+	}
 	for (uint32_t i = 0; i < a->nview; i++) {
 		const struct dm_view_entry *e = &a->view[i];
 		char b[DM_PATH * 2];
@@ -742,7 +755,8 @@ static uint32_t view_rights(const struct dart *a, const struct dm_world *w,
 		any = 1;
 		if (e->kind == POLBIN_VIEW_BIND) {
 			acc |= (uint32_t)a->fs[e->rule].access;
-			attrs &= e->attrs;
+			if ((long)n > mount)
+				attrs &= e->attrs;
 		} else {
 			acc |= (uint32_t)e->access;
 		}
