@@ -10,6 +10,10 @@
 
 #define POLEXEC_MAX_NET_ADDRS 64 /* addresses pinned per net entry */
 
+/* --net-backend: which egress backend the caller forces (docs/EGRESS.md). */
+enum { NET_BACKEND_AUTO = 0, NET_BACKEND_CGROUP, NET_BACKEND_NAMESPACE };
+void net_backend_arg(int backend);
+
 /* The first pasta binary found, or NULL. */
 const char *net_pasta_path(void);
 /* May this user open /dev/net/tun, as pasta must? */
