@@ -80,6 +80,8 @@ static struct {
 	int backend_arg;       /* --net-backend: NET_BACKEND_* */
 	int cgroup;	       /* the cgroup eBPF backend enforces it */
 	const char *fallback;  /* why auto fell back to the namespace */
+	char *cg2[8];	       /* cgroup2 mount points, for the child */
+	int ncg2;
 } N = {.userfd = -1, .netfd = -1, .nlfd = -1};
 
 void net_backend_arg(int backend)
@@ -166,6 +168,29 @@ static void plan_namespace(const struct net_spec *s)
 		    boxns_userns_why());
 }
 
+/*
+ * An IP socket made outside the box, on the stdin, stdout or stderr the
+ * box inherits (the other fds are closed before exec), belongs to the
+ * caller's network and not to the box's cgroup: the box could connect it
+ * anywhere, whatever the backend. Refused.
+ */
+static void no_outside_sockets(void)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++) {
+		int dom = 0;
+		socklen_t len = sizeof(dom);
+
+		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) == 0 &&
+		    (dom == AF_INET || dom == AF_INET6))
+			die("net: fd %d is an IP socket made outside the box, "
+			    "a way around its egress rules; give the box a "
+			    "pipe or a file instead",
+			    fd);
+	}
+}
+
 void net_plan(const struct policy *p, struct layer_state *l)
 {
 	const struct net_spec *s = &p->net;
@@ -176,6 +201,7 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		return;
 	}
 	l->tier = TIER_ENFORCED;
+	no_outside_sockets();
 	N.cgroup = want_cgroup(s);
 	if (!N.cgroup) {
 		plan_namespace(s);
@@ -400,6 +426,8 @@ static void make_pair(void)
 	boxns_premade(N.userfd, N.netfd);
 }
 
+static void cgroup2_mounts(void);
+
 /* The cgroup backend: every pinned address of each runtime entry, with
  * its protocol and ports, into the programs' rules. */
 static void start_cgroup(void)
@@ -409,6 +437,7 @@ static void start_cgroup(void)
 	uint32_t i, j, n = 0;
 	int cg;
 
+	cgroup2_mounts();
 	for (i = 0; i < s->nruntime; i++)
 		n += N.pin[i].n;
 	pins = xcalloc(n ? n : 1, sizeof(*pins));
@@ -440,6 +469,56 @@ void net_start(void)
 	relay_start();
 	if (net_needs_pasta(N.spec))
 		N.pasta_pid = pasta_start(net_pasta_path(), N.userfd, N.netfd);
+}
+
+/*
+ * The cgroup backend: every cgroup2 mount point of the caller's tree, read
+ * from /proc/self/mountinfo in the parent (the child may not allocate).
+ * The box child makes each read-only in its own mount namespace: a box
+ * running as uid 0, even without capabilities, may write a root-owned
+ * cgroup.procs, and without nsdelegate on the mount its cgroup namespace
+ * does not stop it from moving itself out of its cgroup, and out from
+ * under the programs. A mount point written with escapes (a space in it)
+ * is a refusal: polexec would not find it to protect it.
+ */
+static void cgroup2_mounts(void)
+{
+	char buf[16384];
+	ssize_t n;
+	size_t have = 0;
+	char *line, *nl;
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die_with_error("net: open /proc/self/mountinfo");
+	while (have < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	if (have == sizeof(buf) - 1)
+		die("net: /proc/self/mountinfo is longer than %zu bytes",
+		    sizeof(buf) - 1);
+	buf[have] = '\0';
+	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		char *sep, *mp, *end;
+		int i;
+
+		*nl = '\0';
+		sep = strstr(line, " - ");
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
+			continue;
+		/* fields: ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+		for (i = 0, mp = line; i < 4 && mp; i++)
+			mp = strchr(mp, ' '), mp = mp ? mp + 1 : NULL;
+		if (!mp || !(end = strchr(mp, ' ')))
+			continue;
+		*end = '\0';
+		if (strchr(mp, '\\'))
+			die("net: a cgroup2 mount point with escapes (%s)", mp);
+		if (N.ncg2 == (int)(sizeof(N.cg2) / sizeof(N.cg2[0])))
+			die("net: more than %d cgroup2 mounts", N.ncg2);
+		N.cg2[N.ncg2++] = xstrndup(mp, strlen(mp));
+	}
 }
 
 /* --- in the box child ---------------------------------------------------- */
@@ -485,6 +564,16 @@ static void bind_file(const char *src, const char *target, int required)
  */
 void net_child_mounts(void)
 {
+	int i;
+
+	for (i = 0; i < N.ncg2; i++)
+		if (mount(NULL, N.cg2[i], NULL,
+			  MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID |
+			      MS_NODEV | MS_NOEXEC,
+			  NULL) < 0 &&
+		    errno != ENOENT)
+			die_with_error("child: net: make %s read-only",
+				       N.cg2[i]);
 	if (!N.hosts)
 		return;
 	if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
@@ -643,7 +732,7 @@ void net_record(struct text *t, int refused)
 		text_add(t, "]}");
 	}
 	text_add(t, "]");
-	if (s->mode != POLBIN_NET_FILTERED && !N.cgroup)
+	if (s->mode != POLBIN_NET_FILTERED)
 		return;
 	/* A full evidence set takes no more: the list may then be short. */
 	text_add(t,
