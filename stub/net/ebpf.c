@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,11 +48,19 @@ static long sys_bpf(int cmd, union bpf_attr *a)
 	return syscall(SYS_bpf, cmd, a, sizeof(*a));
 }
 
+/* The initial user namespace's inode number (PROC_USER_INIT_INO). */
+#define USERNS_INIT_INO 0xEFFFFFFDu
+
+/* Capabilities count for bpf() only in the initial user namespace: root
+ * of a namespace of its own (unshare -Ur) has them all, there. */
 int ebpf_capable(void)
 {
 	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct d[2];
+	struct stat st;
 
+	if (stat("/proc/self/ns/user", &st) != 0 || st.st_ino != USERNS_INIT_INO)
+		return 0;
 	if (syscall(SYS_capget, &hdr, d) != 0)
 		return 0;
 	return (d[CAP_BPF / 32].effective >> (CAP_BPF % 32) & 1) &&

@@ -708,7 +708,6 @@ void net_record(struct text *t, int refused)
 		 : s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
 		 : s->nloopback			  ? "loopback ports via polexec"
 						  : "none");
-	text_add(t, ",\"backend\":\"%s\"", N.cgroup ? "cgroup" : "namespace");
 	if (N.fallback)
 		text_add(t, ",\"backend_fallback\":\"%s\"", N.fallback);
 	text_add(t, ",\"loopback\":[");
