@@ -11,6 +11,7 @@
 #define POLC_BACKEND_H
 
 #include "ir/ir.h"
+#include "sections.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -424,6 +425,18 @@ int ebpf_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
  */
 int ebpf_validate(const struct ir_policy *p, const uint8_t *s, size_t len,
 		  char *err, size_t errlen);
+/* The section decoded (ebpf_print.c): pointers into s. 0; -1 (err) when
+ * it is malformed: header, program framing, rule keys (kinds, protocols,
+ * prefixes, host bits, order) and values (ranges sorted, disjoint, apart,
+ * the unused zero). */
+struct ebpf_decoded {
+	uint32_t flags, nrules;
+	const uint8_t *prog[POLBIN_EBPF_NPROG];
+	uint32_t ninsn[POLBIN_EBPF_NPROG];
+	const uint8_t *rules;
+};
+int ebpf_decode(const uint8_t *s, size_t len, struct ebpf_decoded *dc,
+		char *err, size_t errlen);
 /* The section for humans (polc dump). 0; -1 (err) when it is malformed. */
 int ebpf_print(const uint8_t *s, size_t len, FILE *out, char *err,
 	       size_t errlen);

@@ -10,7 +10,8 @@ BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/view.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
-                $(B)/compiler/backend/ebpf.o $(EGRESS_OBJS) \
+                $(B)/compiler/backend/ebpf.o $(B)/compiler/backend/ebpf_print.o \
+                $(EGRESS_OBJS) \
                 $(B)/compiler/backend/limits.o $(B)/compiler/backend/env.o \
                 $(B)/compiler/backend/sections.o
 POLC_OBJS += $(BACKEND_OBJS)

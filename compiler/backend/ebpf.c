@@ -557,101 +557,8 @@ int ebpf_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 	return 0;
 }
 
-/* ---- decoding, validation, printing -------------------------------------- */
-
-struct decoded {
-	uint32_t flags, nrules;
-	const uint8_t *prog[POLBIN_EBPF_NPROG];
-	uint32_t ninsn[POLBIN_EBPF_NPROG];
-	const uint8_t *rules;
-};
-
-static int decode(const uint8_t *s, size_t len, struct decoded *dc, char *err,
-		  size_t errlen)
-{
-	size_t off = HDR_LEN;
-	uint32_t h, i;
-
-	memset(dc, 0, sizeof(*dc));
-	if (len < HDR_LEN || rd32(s) != POLBIN_EBPF_VERSION ||
-	    (rd32(s + 4) & ~POLBIN_EBPF_F_ALL) ||
-	    rd32(s + 8) != POLBIN_EBPF_NPROG ||
-	    rd32(s + 12) > POLBIN_EBPF_MAX_RULES) {
-		snprintf(err, errlen, "ebpf: bad header");
-		return -1;
-	}
-	dc->flags = rd32(s + 4);
-	dc->nrules = rd32(s + 12);
-	for (h = 0; h < POLBIN_EBPF_NPROG; h++) {
-		uint32_t n;
-
-		if (len - off < 8 || rd32(s + off) != h ||
-		    (n = rd32(s + off + 4)) == 0 || n > POLBIN_EBPF_MAX_INSNS ||
-		    (len - off - 8) / 8 < n) {
-			snprintf(err, errlen, "ebpf: program %u malformed", h);
-			return -1;
-		}
-		dc->prog[h] = s + off + 8;
-		dc->ninsn[h] = n;
-		off += 8 + (size_t)n * 8;
-	}
-	if ((len - off) != (size_t)dc->nrules * RULE_LEN) {
-		snprintf(err, errlen, "ebpf: %zu bytes of rules for %u",
-			 len - off, dc->nrules);
-		return -1;
-	}
-	dc->rules = s + off;
-	for (i = 0; i < dc->nrules; i++) {
-		const uint8_t *k = dc->rules + (size_t)i * RULE_LEN;
-		const uint8_t *v = k + POLBIN_EBPF_KEY_LEN;
-		uint32_t plen = rd32(k), n = rd32(v), j;
-		int v6 =
-		    k[4] == POLBIN_EBPF_K_ALLOW6 || k[4] == POLBIN_EBPF_K_DENY6;
-		unsigned bits = v6 ? 128 : 32;
-		u128 a;
-
-		if (k[4] < POLBIN_EBPF_K_ALLOW4 || k[4] > POLBIN_EBPF_K_LOOP ||
-		    (k[5] != IR_PROTO_TCP && k[5] != IR_PROTO_UDP) || k[6] ||
-		    k[7] || plen < 32 || plen - 32 > bits ||
-		    (!v6 && (rd32(k + 12) || rd32(k + 16) || rd32(k + 20))) ||
-		    (k[4] == POLBIN_EBPF_K_LOOP &&
-		     (plen != 32 || k[5] != IR_PROTO_TCP)) ||
-		    (i && key_cmp(k - RULE_LEN, k) >= 0)) {
-			snprintf(err, errlen, "ebpf: rule %u: bad key", i);
-			return -1;
-		}
-		a = addr_get(k + 8, v6 ? 6 : 4);
-		if (plen - 32 < bits &&
-		    (a & (((u128)1 << (bits - (plen - 32))) - 1))) {
-			snprintf(err, errlen, "ebpf: rule %u: host bits set",
-				 i);
-			return -1;
-		}
-		if (n == 0 || n > POLBIN_EBPF_MAX_RANGES) {
-			snprintf(err, errlen, "ebpf: rule %u: %u port ranges",
-				 i, n);
-			return -1;
-		}
-		for (j = 0; j < POLBIN_EBPF_MAX_RANGES; j++) {
-			uint16_t lo = rd16(v + 4 + 4 * j),
-				 hi = rd16(v + 6 + 4 * j);
-
-			if (j >= n
-				? lo || hi
-				: lo > hi ||
-				      (j &&
-				       (uint32_t)lo <=
-					   (uint32_t)rd16(v + 2 + 4 * j) + 1)) {
-				snprintf(err, errlen,
-					 "ebpf: rule %u: port ranges not "
-					 "sorted, disjoint and apart",
-					 i);
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
+/* ---- validation -----------------------------------------------------------
+ */
 
 /* Port ranges merged, as a canonical list. */
 struct plist {
@@ -661,8 +568,8 @@ struct plist {
 
 /* What the LPM map answers for (kind, proto, address a): the longest
  * prefix holding a, its ranges; an empty list when none does. */
-static void map_ports(const struct decoded *dc, uint8_t kind, uint8_t proto,
-		      int family, u128 a, struct plist *out)
+static void map_ports(const struct ebpf_decoded *dc, uint8_t kind,
+		      uint8_t proto, int family, u128 a, struct plist *out)
 {
 	unsigned bits = family == 4 ? 32 : 128;
 	int best = -1;
@@ -763,9 +670,9 @@ static int prefix_points(struct points *pt, u128 net, unsigned plen,
 	return 0;
 }
 
-static int check_verdict(const struct ir_policy *p, const struct decoded *dc,
-			 int verdict, int family, uint8_t proto, char *err,
-			 size_t errlen)
+static int check_verdict(const struct ir_policy *p,
+			 const struct ebpf_decoded *dc, int verdict, int family,
+			 uint8_t proto, char *err, size_t errlen)
 {
 	uint8_t kind =
 	    verdict == IR_NET_ALLOW
@@ -836,12 +743,12 @@ int ebpf_validate(const struct ir_policy *p, const uint8_t *s, size_t len,
 		  char *err, size_t errlen)
 {
 	static const uint8_t protos[] = {IR_PROTO_TCP, IR_PROTO_UDP};
-	struct decoded dc;
+	struct ebpf_decoded dc;
 	struct plist *a;
 	uint32_t h, i, nloop = 0;
 	int v, f, j, rc;
 
-	if (decode(s, len, &dc, err, errlen))
+	if (ebpf_decode(s, len, &dc, err, errlen))
 		return 1;
 	if (read_object(err, errlen))
 		return -1;
@@ -905,51 +812,5 @@ int ebpf_validate(const struct ir_policy *p, const uint8_t *s, size_t len,
 		}
 	}
 	free(a);
-	return 0;
-}
-
-int ebpf_print(const uint8_t *s, size_t len, FILE *out, char *err,
-	       size_t errlen)
-{
-	static const char *const kinds[] = {"",	     "allow4", "allow6",
-					    "deny4", "deny6",  "loopback"};
-	struct decoded dc;
-	uint32_t h, i, j;
-
-	if (decode(s, len, &dc, err, errlen))
-		return -1;
-	fprintf(out, "  backend: %s\n",
-		dc.flags & POLBIN_EBPF_F_FORCED ? "cgroup (forced)"
-						: "auto (cgroup where the "
-						  "caller may attach it)");
-	for (h = 0; h < POLBIN_EBPF_NPROG; h++)
-		fprintf(out, "  program %-12s %u instructions\n", hooks[h].name,
-			dc.ninsn[h]);
-	fprintf(out, "  rules (%u):\n", dc.nrules);
-	for (i = 0; i < dc.nrules; i++) {
-		const uint8_t *k = dc.rules + (size_t)i * RULE_LEN;
-		const uint8_t *v = k + POLBIN_EBPF_KEY_LEN;
-		int v6 =
-		    k[4] == POLBIN_EBPF_K_ALLOW6 || k[4] == POLBIN_EBPF_K_DENY6;
-		char a[INET6_ADDRSTRLEN];
-
-		inet_ntop(v6 ? AF_INET6 : AF_INET, k + 8, a, sizeof(a));
-		if (k[4] == POLBIN_EBPF_K_LOOP)
-			fprintf(out, "    loopback tcp ports");
-		else
-			fprintf(out, "    %s %s %s/%u ports", kinds[k[4]],
-				k[5] == IR_PROTO_TCP ? "tcp" : "udp", a,
-				rd32(k) - 32);
-		for (j = 0; j < rd32(v); j++) {
-			uint16_t lo = rd16(v + 4 + 4 * j),
-				 hi = rd16(v + 6 + 4 * j);
-
-			if (lo == hi)
-				fprintf(out, " %u", lo);
-			else
-				fprintf(out, " %u-%u", lo, hi);
-		}
-		fputc('\n', out);
-	}
 	return 0;
 }
