@@ -18,6 +18,7 @@
  * change.
  */
 #include "backend.h"
+#include "ebpf_int.h"
 #include "polbin.h"
 #include "sections.h"
 
@@ -32,11 +33,6 @@
 
 extern unsigned char polc_egress_obj[];
 extern unsigned int polc_egress_obj_len;
-
-typedef unsigned __int128 u128;
-
-#define HDR_LEN	 16
-#define RULE_LEN (POLBIN_EBPF_KEY_LEN + POLBIN_EBPF_VAL_LEN)
 
 struct prog {
 	uint32_t n;
@@ -279,27 +275,6 @@ static void le32(uint8_t *d, uint32_t v)
 	le16(d + 2, (uint16_t)(v >> 16));
 }
 
-static uint32_t rd32(const uint8_t *d)
-{
-	return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-	       (uint32_t)d[3] << 24;
-}
-
-static uint16_t rd16(const uint8_t *d)
-{
-	return (uint16_t)(d[0] | d[1] << 8);
-}
-
-static u128 addr_get(const uint8_t *a, int family)
-{
-	u128 v = 0;
-	int i;
-
-	for (i = 0; i < (family == 4 ? 4 : 16); i++)
-		v = v << 8 | a[i];
-	return v;
-}
-
 static void addr_put(uint8_t *a, u128 v, int family)
 {
 	int i, n = family == 4 ? 4 : 16;
@@ -376,11 +351,6 @@ static int interval_rules(struct rules *r, uint8_t kind, uint8_t proto,
 			return 0;
 		lo += size;
 	}
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	return memcmp(a, b, POLBIN_EBPF_KEY_LEN);
 }
 
 /*

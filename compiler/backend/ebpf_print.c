@@ -6,6 +6,7 @@
  * libbpf.
  */
 #include "backend.h"
+#include "ebpf_int.h"
 #include "polbin.h"
 #include "sections.h"
 
@@ -13,37 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef unsigned __int128 u128;
-
-#define HDR_LEN	 16
-#define RULE_LEN (POLBIN_EBPF_KEY_LEN + POLBIN_EBPF_VAL_LEN)
-
-static uint32_t rd32(const uint8_t *d)
-{
-	return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-	       (uint32_t)d[3] << 24;
-}
-
-static uint16_t rd16(const uint8_t *d)
-{
-	return (uint16_t)(d[0] | d[1] << 8);
-}
-
-static u128 addr_get(const uint8_t *a, int family)
-{
-	u128 v = 0;
-	int i;
-
-	for (i = 0; i < (family == 4 ? 4 : 16); i++)
-		v = v << 8 | a[i];
-	return v;
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	return memcmp(a, b, POLBIN_EBPF_KEY_LEN);
-}
 
 int ebpf_decode(const uint8_t *s, size_t len, struct ebpf_decoded *dc,
 		char *err, size_t errlen)
