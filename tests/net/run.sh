@@ -453,10 +453,15 @@ t_filtered_pinned_names() {
 		blocked "other.test's address" "tcp $H2 8080" &&
 		blocked "svc.test, another port" "tcp svc.test 80" &&
 		expect_filtered_record &&
-		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" &&
-		expect "denials name the pinned host" \
-			"$(rec '[.denials[] | select(.layer == "net") | .destination + "=" + (.host // "-")] | sort | join(" ")')" \
-			"$(printf '%s\n' "$H1:80/tcp=svc.test" "$H2:8080/tcp=-" | sort | tr '\n' ' ' | sed 's/ $//')" ||
+		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" || return 1
+	# other.test asked of 127.0.0.1:53 (glibc's resolver, none named):
+	# the box's own loopback in its namespace, the host's in the cgroup
+	# backend, where it is refused and recorded
+	dns=
+	[ "${NET_BACKEND:-}" = cgroup ] && dns="127.0.0.1:53/udp=-"
+	expect "denials name the pinned host" \
+		"$(rec '[.denials[] | select(.layer == "net") | .destination + "=" + (.host // "-")] | sort | join(" ")')" \
+		"$(printf '%s\n' "$H1:80/tcp=svc.test" "$H2:8080/tcp=-" $dns | sort | tr '\n' ' ' | sed 's/ $//')" ||
 		return 1
 	boxsh "$ART/names.polbin" -- /bin/sh -c \
 		'cat /etc/hosts; echo ---; cat /etc/resolv.conf 2>/dev/null' ||

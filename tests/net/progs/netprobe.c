@@ -36,8 +36,8 @@
 //   bpfdetach DIR      BPF_PROG_DETACH of the connect4 programs of the
 //                      cgroup DIR: "ok" or the errno
 //   bpfattach DIR      load an allow-everything connect4 program and
-//                      attach it to DIR with BPF_F_ALLOW_OVERRIDE, then
-//                      BPF_F_ALLOW_MULTI: "ok" or the first errno
+//                      attach it to DIR with BPF_F_ALLOW_MULTI: "ok" or
+//                      the errno
 //   cgmove DIR         write "0" to DIR/cgroup.procs (this process
 //                      leaves its cgroup for DIR): "ok" or the errno
 //
@@ -275,16 +275,13 @@ static int probe_bpfattach(const char *dir)
 	int fd = (int)bpf(BPF_PROG_LOAD, &a);
 	if (fd < 0)
 		return fail_errno(errno);
-	unsigned flags[] = {BPF_F_ALLOW_OVERRIDE, BPF_F_ALLOW_MULTI};
-	for (int i = 0; i < 2; i++) {
-		memset(&a, 0, sizeof(a));
-		a.target_fd = (unsigned)cg;
-		a.attach_bpf_fd = (unsigned)fd;
-		a.attach_type = BPF_CGROUP_INET4_CONNECT;
-		a.attach_flags = flags[i];
-		if (bpf(BPF_PROG_ATTACH, &a) < 0)
-			return fail_errno(errno);
-	}
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (unsigned)cg;
+	a.attach_bpf_fd = (unsigned)fd;
+	a.attach_type = BPF_CGROUP_INET4_CONNECT;
+	a.attach_flags = BPF_F_ALLOW_MULTI;
+	if (bpf(BPF_PROG_ATTACH, &a) < 0)
+		return fail_errno(errno);
 	printf("%s: ok\n", what);
 	return 0;
 }
