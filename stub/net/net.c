@@ -34,7 +34,6 @@
 #include "net.h"
 #include "observe/observe.h"
 #include "box/boxns.h"
-#include "limits/cgroup.h"
 #include "ebpf.h"
 #include "nfnl.h"
 #include "pasta.h"
@@ -76,11 +75,12 @@ static struct {
 	pid_t pasta_pid;
 	struct text blocked; /* "ADDR:PORT/PROTO" JSON strings, comma-joined */
 	int blocked_read;    /* -1 failed, 1 read */
-	uint32_t full4, full6; /* elements read from blocked4, blocked6 */
-	int backend_arg;       /* --net-backend: NET_BACKEND_* */
-	int cgroup;	       /* the cgroup eBPF backend enforces it */
-	const char *fallback;  /* why auto fell back to the namespace */
-	char *cg2[8];	       /* cgroup2 mount points, for the child */
+	uint32_t full4, full6;	  /* elements read from blocked4, blocked6 */
+	int backend_arg;	  /* --net-backend: NET_BACKEND_* */
+	int cgroup;		  /* the cgroup eBPF backend enforces it */
+	const char *fallback;	  /* why auto fell back to the namespace */
+	int (*cgroup_open)(void); /* the box's cgroup v2, opened */
+	char *cg2[8];		  /* cgroup2 mount points, for the child */
 	int ncg2;
 } N = {.userfd = -1, .netfd = -1, .nlfd = -1};
 
@@ -208,27 +208,30 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		return;
 	}
 	/* The box stays in the caller's network, in a cgroup of its own
-	 * (made with the limits' cgroups) that it cannot leave, with its
-	 * own mount namespace for the pinned hosts file. */
-	cgroup_also(CG_BPF);
+	 * (made with the limits' cgroups: net_wants_cgroup) that it cannot
+	 * leave, with its own mount namespace for the pinned hosts file. */
 	boxns_want(BOXNS_MOUNT | BOXNS_CGROUP);
 }
 
-/* After the limits' plan made the cgroups: the cgroup backend has its
- * cgroup, or falls back to the namespace (auto only), or refuses. */
-static void confirm_cgroup(void)
+int net_wants_cgroup(void)
 {
-	if (!N.cgroup || cgroup_tier(CG_BPF))
+	return N.cgroup;
+}
+
+void net_cgroup(int made, const char *why, int (*open_fd)(void))
+{
+	N.cgroup_open = open_fd;
+	if (!N.cgroup || made)
 		return;
 	if (N.spec->ebpf.forced || N.backend_arg == NET_BACKEND_CGROUP)
 		die("net: the cgroup backend needs a cgroup v2 of the box's "
 		    "own, which polexec could not make: %s",
-		    cgroup_why());
+		    why);
 	N.cgroup = 0;
 	N.fallback = "no cgroup v2 for the box";
 	warning("net: no cgroup v2 for the box (%s): the network "
 		"namespace enforces the egress instead",
-		cgroup_why());
+		why);
 	plan_namespace(N.spec);
 }
 
@@ -359,7 +362,6 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 	const struct net_spec *s = &p->net;
 	uint32_t i;
 
-	confirm_cgroup();
 	if (!net_needs_pair(s) && !N.cgroup)
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
@@ -449,7 +451,7 @@ static void start_cgroup(void)
 			pins[n].hi = s->rt[i].hi;
 			memcpy(pins[n].a, N.pin[i].a[j].a, 16);
 		}
-	cg = cgroup_open_v2();
+	cg = N.cgroup_open ? N.cgroup_open() : -1;
 	if (cg < 0)
 		die_with_error("net: cgroup backend: open the box's cgroup");
 	ebpf_install(&s->ebpf, pins, n, cg);
