@@ -440,6 +440,9 @@ int ebpf_decode(const uint8_t *s, size_t len, struct ebpf_decoded *dc,
 /* The section for humans (polc dump). 0; -1 (err) when it is malformed. */
 int ebpf_print(const uint8_t *s, size_t len, FILE *out, char *err,
 	       size_t errlen);
+/* polc doctor: do the programs load here (libbpf; nothing attached)? 0
+ * and what loaded; 1 and why not, in d. */
+int ebpf_probe(char *d, size_t len);
 /* "connect4", ... for a hook number. */
 const char *ebpf_hook_name(uint32_t hook);
 

@@ -261,6 +261,38 @@ out:
 	return rc;
 }
 
+/*
+ * polc doctor: whether the kernel takes the programs from this process,
+ * loaded by libbpf (the rules map of one entry) and closed at once;
+ * nothing is attached. 0 and what loaded; 1 and why not.
+ */
+int ebpf_probe(char *d, size_t len)
+{
+	struct bpf_object *o;
+	int rc;
+
+	libbpf_set_print(quiet);
+	o = bpf_object__open_mem(polc_egress_obj, polc_egress_obj_len, NULL);
+	if (!o) {
+		snprintf(d, len, "libbpf cannot read the programs' object");
+		return 1;
+	}
+	rc = bpf_object__load(o);
+	if (rc)
+		snprintf(d, len,
+			 "the cgroup egress programs do not load here (%s): "
+			 "polexec keeps the network namespace; CAP_BPF and "
+			 "CAP_NET_ADMIN (root) load them",
+			 strerror(rc < 0 ? -rc : rc));
+	else
+		snprintf(d, len,
+			 "the nine cgroup egress programs load: polexec "
+			 "enforces net filtered with them (no namespace, no "
+			 "pasta)");
+	bpf_object__close(o);
+	return rc != 0;
+}
+
 /* ---- the rules ----------------------------------------------------------- */
 
 static void le16(uint8_t *d, uint16_t v)
