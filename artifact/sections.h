@@ -342,6 +342,9 @@ enum polbin_net_rt_kind {
  *   runtime entry (never in the section). A destination is allowed iff it
  *   is a loopback address and LOOP lists its port, or it is not one, no
  *   DENY rule holds it, and an ALLOW or RT rule does.
+ *   In the map, a rule's value is the bitmap of its ports
+ *   (POLBIN_EBPF_MAP_VAL_LEN bytes, bit p of byte p / 8), which polexec
+ *   makes from the ranges.
  *   Map "blocked" (POLBIN_EBPF_MAP_BLOCKED): a hash of
  *   POLBIN_EBPF_BLOCKED_SIZE entries, key { u8 family (4 or 6), u8 proto,
  *   u16 port (host order), u8 addr[16] }, value u64 count: what the box
@@ -352,10 +355,15 @@ enum polbin_net_rt_kind {
 #define POLBIN_EBPF_F_ALL	  0x1u
 #define POLBIN_EBPF_NPROG	  9
 #define POLBIN_EBPF_MAX_INSNS	  4096
-#define POLBIN_EBPF_MAX_RULES	  (1u << 16)
+#define POLBIN_EBPF_MAX_RULES	  4096 /* 8 KiB of kernel memory each */
 #define POLBIN_EBPF_MAX_RANGES	  64
 #define POLBIN_EBPF_KEY_LEN	  24
 #define POLBIN_EBPF_VAL_LEN	  (4 + 4 * POLBIN_EBPF_MAX_RANGES)
+/* The map's value is not the section's: a bitmap of the 65536 ports
+ * (bit p of byte p / 8), which polexec fills from the ranges, so that the
+ * programs test a port without a loop (a loop over ranges cost the
+ * verifier 0.2 s a program here). */
+#define POLBIN_EBPF_MAP_VAL_LEN	  8192
 #define POLBIN_EBPF_BLOCKED_SIZE  1024
 #define POLBIN_EBPF_BLOCKED_KEY	  20
 #define POLBIN_EBPF_MAP_RULES	  0

@@ -79,8 +79,9 @@ EOF
 
 CG="$POLEXEC --net-backend=cgroup $W/filtered.polbin --"
 NS="$POLEXEC --net-backend=namespace $W/filtered.polbin --"
-CURL="cd $W/run && rm -rf got && mkdir got && curl -sS --fail -o 'got/#1' 'http://127.0.0.1:$PORT/p[0-199].txt'"
-BULK="curl -sS --fail -o /dev/null http://127.0.0.1:$PORT/big"
+# absolute paths: the box's environment has no PATH
+CURL="cd $W/run && /bin/rm -rf got && /bin/mkdir got && /usr/bin/curl -sS --fail -o 'got/#1' 'http://127.0.0.1:$PORT/p[0-199].txt'"
+BULK="/usr/bin/curl -sS --fail -o /dev/null http://127.0.0.1:$PORT/big"
 
 hyperfine -N --style basic --warmup 10 --runs "$RUNS" \
 	--export-json "$OUT/ebpf-start.json" \

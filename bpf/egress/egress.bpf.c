@@ -34,13 +34,9 @@ struct rule_key {
 	__u8 addr[16];
 };
 
-struct range {
-	__u16 lo, hi;
-};
-
+/* bit p of byte p / 8: port p */
 struct rule_ports {
-	__u32 n;
-	struct range r[POLBIN_EBPF_MAX_RANGES];
+	__u8 bits[POLBIN_EBPF_MAP_VAL_LEN];
 };
 
 struct blocked_key {
@@ -50,7 +46,7 @@ struct blocked_key {
 };
 
 _Static_assert(sizeof(struct rule_key) == POLBIN_EBPF_KEY_LEN, "key");
-_Static_assert(sizeof(struct rule_ports) == POLBIN_EBPF_VAL_LEN, "value");
+_Static_assert(sizeof(struct rule_ports) * 8 == 65536, "value");
 _Static_assert(sizeof(struct blocked_key) == POLBIN_EBPF_BLOCKED_KEY, "bk");
 
 /* max_entries here are placeholders: polexec sizes each map itself. */
@@ -77,20 +73,10 @@ struct dest {
 	__u32 a[4]; /* network order */
 };
 
+/* No loop: the verifier checks this once (port / 8 < 8192). */
 static __always_inline int ports_hold(const struct rule_ports *v, __u16 port)
 {
-	int i;
-
-	if (!v)
-		return 0;
-#pragma clang loop unroll(disable)
-	for (i = 0; i < POLBIN_EBPF_MAX_RANGES; i++) {
-		if ((__u32)i >= v->n)
-			break;
-		if (port >= v->r[i].lo && port <= v->r[i].hi)
-			return 1;
-	}
-	return 0;
+	return v && (v->bits[port >> 3] >> (port & 7) & 1);
 }
 
 static __always_inline int rule_holds(const struct dest *d, __u8 kind)

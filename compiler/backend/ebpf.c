@@ -188,7 +188,7 @@ static int read_object(char *err, size_t errlen)
 		return -1;
 	}
 	if (!map_shape(o, "rules", BPF_MAP_TYPE_LPM_TRIE, POLBIN_EBPF_KEY_LEN,
-		       POLBIN_EBPF_VAL_LEN, BPF_F_NO_PREALLOC) ||
+		       POLBIN_EBPF_MAP_VAL_LEN, BPF_F_NO_PREALLOC) ||
 	    !map_shape(o, "blocked", BPF_MAP_TYPE_HASH, POLBIN_EBPF_BLOCKED_KEY,
 		       8, 0)) {
 		snprintf(err, errlen,

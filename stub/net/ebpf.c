@@ -59,7 +59,8 @@ int ebpf_capable(void)
 	struct __user_cap_data_struct d[2];
 	struct stat st;
 
-	if (stat("/proc/self/ns/user", &st) != 0 || st.st_ino != USERNS_INIT_INO)
+	if (stat("/proc/self/ns/user", &st) != 0 ||
+	    st.st_ino != USERNS_INIT_INO)
 		return 0;
 	if (syscall(SYS_capget, &hdr, d) != 0)
 		return 0;
@@ -86,7 +87,8 @@ static int map_create(uint32_t type, uint32_t key, uint32_t val, uint32_t max,
 	return fd;
 }
 
-static int map_op(int cmd, int fd, const void *key, void *val, uint64_t flags)
+static int map_op(int cmd, int fd, const void *key, const void *val,
+		  uint64_t flags)
 {
 	union bpf_attr a;
 
@@ -103,73 +105,32 @@ static uint16_t rd16(const uint8_t *d)
 	return (uint16_t)(d[0] | d[1] << 8);
 }
 
-static void wr16(uint8_t *d, uint16_t v)
+/* The map's value: the ports lo..hi set in the bitmap. */
+static void bits_set(uint8_t *bm, uint32_t lo, uint32_t hi)
 {
-	d[0] = (uint8_t)v;
-	d[1] = (uint8_t)(v >> 8);
-}
-
-/*
- * lo..hi into the value's sorted, disjoint, not adjacent ranges (the
- * format's promise, which the program's first-match loop does not need
- * but the record and polc dump read). Refuses past the format's limit.
- */
-static void value_add(uint8_t *v, uint16_t lo, uint16_t hi)
-{
-	uint16_t r[POLBIN_EBPF_MAX_RANGES + 1][2];
-	uint32_t n = rd16(v), i, j, out = 0;
-
-	for (i = 0, j = 0; i < n; i++) {
-		uint16_t a = rd16(v + 4 + 4 * i), b = rd16(v + 6 + 4 * i);
-
-		if (j == 0 && lo < a) {
-			r[out][0] = lo;
-			r[out++][1] = hi;
-			j = 1;
-		}
-		r[out][0] = a;
-		r[out++][1] = b;
-	}
-	if (!j) {
-		r[out][0] = lo;
-		r[out++][1] = hi;
-	}
-	/* merge overlapping and adjacent neighbours */
-	for (i = 1, n = 0; i < out; i++) {
-		if ((uint32_t)r[i][0] <= (uint32_t)r[n][1] + 1) {
-			if (r[i][1] > r[n][1])
-				r[n][1] = r[i][1];
-		} else {
-			n++;
-			r[n][0] = r[i][0];
-			r[n][1] = r[i][1];
-		}
-	}
-	n++;
-	if (n > POLBIN_EBPF_MAX_RANGES)
-		die("net: cgroup backend: more than %d port ranges for one "
-		    "pinned address",
-		    POLBIN_EBPF_MAX_RANGES);
-	memset(v, 0, POLBIN_EBPF_VAL_LEN);
-	wr16(v, (uint16_t)n);
-	for (i = 0; i < n; i++) {
-		wr16(v + 4 + 4 * i, r[i][0]);
-		wr16(v + 6 + 4 * i, r[i][1]);
-	}
+	for (; lo <= hi; lo++)
+		bm[lo >> 3] |= (uint8_t)(1u << (lo & 7));
 }
 
 static void fill_rules(int fd, const struct net_ebpf *s,
 		       const struct ebpf_pin *pins, uint32_t npins)
 {
-	uint8_t key[POLBIN_EBPF_KEY_LEN], val[POLBIN_EBPF_VAL_LEN];
-	uint32_t i;
+	static uint8_t bm[POLBIN_EBPF_MAP_VAL_LEN];
+	uint8_t key[POLBIN_EBPF_KEY_LEN];
+	uint32_t i, j, n;
 
-	for (i = 0; i < s->nrules; i++)
-		if (map_op(BPF_MAP_UPDATE_ELEM, fd, s->rules + i * RULE_LEN,
-			   (void *)(uintptr_t)(s->rules + i * RULE_LEN +
-					       POLBIN_EBPF_KEY_LEN),
-			   BPF_NOEXIST) < 0)
+	for (i = 0; i < s->nrules; i++) {
+		const uint8_t *k = s->rules + (size_t)i * RULE_LEN;
+		const uint8_t *v = k + POLBIN_EBPF_KEY_LEN;
+
+		memset(bm, 0, sizeof(bm));
+		n = rd16(v);
+		for (j = 0; j < n && j < POLBIN_EBPF_MAX_RANGES; j++)
+			bits_set(bm, rd16(v + 4 + 4 * j), rd16(v + 6 + 4 * j));
+		if (map_op(BPF_MAP_UPDATE_ELEM, fd, k, bm, BPF_NOEXIST) < 0)
 			die_with_error("net: cgroup backend: rule %u", i);
+	}
+	/* a pinned address: its entries' ports added to what is there */
 	for (i = 0; i < npins; i++) {
 		const struct ebpf_pin *p = &pins[i];
 
@@ -178,14 +139,14 @@ static void fill_rules(int fd, const struct net_ebpf *s,
 		key[4] = p->v6 ? POLBIN_EBPF_K_RT6 : POLBIN_EBPF_K_RT4;
 		key[5] = p->proto;
 		memcpy(key + 8, p->a, p->v6 ? 16 : 4);
-		if (map_op(BPF_MAP_LOOKUP_ELEM, fd, key, val, 0) < 0) {
+		if (map_op(BPF_MAP_LOOKUP_ELEM, fd, key, bm, 0) < 0) {
 			if (errno != ENOENT)
 				die_with_error("net: cgroup backend: look up a "
 					       "pinned address");
-			memset(val, 0, sizeof(val));
+			memset(bm, 0, sizeof(bm));
 		}
-		value_add(val, p->lo, p->hi);
-		if (map_op(BPF_MAP_UPDATE_ELEM, fd, key, val, BPF_ANY) < 0)
+		bits_set(bm, p->lo, p->hi);
+		if (map_op(BPF_MAP_UPDATE_ELEM, fd, key, bm, BPF_ANY) < 0)
 			die_with_error("net: cgroup backend: add a pinned "
 				       "address");
 	}
@@ -289,7 +250,7 @@ void ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
 	uint32_t h;
 
 	maps[POLBIN_EBPF_MAP_RULES] = map_create(
-	    BPF_MAP_TYPE_LPM_TRIE, POLBIN_EBPF_KEY_LEN, POLBIN_EBPF_VAL_LEN,
+	    BPF_MAP_TYPE_LPM_TRIE, POLBIN_EBPF_KEY_LEN, POLBIN_EBPF_MAP_VAL_LEN,
 	    s->nrules + npins ? s->nrules + npins : 1, BPF_F_NO_PREALLOC,
 	    "polc_rules");
 	maps[POLBIN_EBPF_MAP_BLOCKED] =

@@ -315,12 +315,24 @@ static void test_programs_model(void **state)
 	}
 	rfd = bpf_map__fd(rules);
 	at = rules_at(s);
-	for (i = 0; i < nrules; i++)
+	/* as polexec fills them: each rule's ranges as a bitmap of ports */
+	for (i = 0; i < nrules; i++) {
+		static uint8_t bm[POLBIN_EBPF_MAP_VAL_LEN];
+		const uint8_t *v = s + at + i * RULE_LEN + POLBIN_EBPF_KEY_LEN;
+		uint32_t n, lo, hi, k;
+
+		memset(bm, 0, sizeof(bm));
+		memcpy(&n, v, 4);
+		for (k = 0; k < n; k++) {
+			lo = (uint32_t)(v[4 + 4 * k] | v[5 + 4 * k] << 8);
+			hi = (uint32_t)(v[6 + 4 * k] | v[7 + 4 * k] << 8);
+			for (; lo <= hi; lo++)
+				bm[lo >> 3] |= (uint8_t)(1u << (lo & 7));
+		}
 		assert_int_equal(bpf_map_update_elem(rfd, s + at + i * RULE_LEN,
-						     s + at + i * RULE_LEN +
-							 POLBIN_EBPF_KEY_LEN,
-						     BPF_NOEXIST),
+						     bm, BPF_NOEXIST),
 				 0);
+	}
 	eg = bpf_program__fd(bpf_object__find_program_by_name(o, "egress"));
 	in = bpf_program__fd(bpf_object__find_program_by_name(o, "ingress"));
 	for (v6 = 0; v6 < 2; v6++) {
