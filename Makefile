@@ -140,7 +140,8 @@ DEPS := gcc make flex bison pkg-config libseccomp-dev libcmocka-dev \
         nftables iproute2 util-linux clang libclang-rt-14-dev jq \
         hyperfine time python3 python3-jsonschema man-db groff-base \
         libjansson-dev runc busybox-static apparmor nodejs git curl \
-        python3-venv dnsmasq-base socat
+        python3-venv dnsmasq-base socat libbpf-dev \
+        libelf-dev xxd
 # npm: Debian's package where the machine has no npm command (a nodejs
 # from elsewhere, such as NodeSource's, carries its own and conflicts
 # with Debian's npm package).

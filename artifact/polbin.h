@@ -45,6 +45,7 @@ enum polbin_section_type {
 	POLBIN_SEC_VIEW = 9,	 /* the box's own view and its user */
 	POLBIN_SEC_NOEXEC = 10,	 /* seccomp stacked where memfds run */
 	POLBIN_SEC_OBSERVE = 11, /* the run record's programs and names */
+	POLBIN_SEC_EBPF = 12,	 /* cgroup eBPF egress programs, rules */
 	/*
 	 * Layers the policy states but this polc cannot compile yet (text:
 	 * their names). Always critical: no reader may run such an artifact,

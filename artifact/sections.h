@@ -310,6 +310,94 @@ enum polbin_net_rt_kind {
 	POLBIN_NET_RT_VAR = 2,
 };
 
+/*
+ * EBPF (POLBIN_SEC_EBPF): the cgroup eBPF egress backend for the NET
+ * section's net IR (docs/EGRESS.md, "The cgroup backend"), present with a
+ * NET section; critical when the policy forces that backend (`net
+ * filtered backend cgroup`: a polexec that does not know it must refuse),
+ * else not (an older polexec keeps the namespace). Written by
+ * compiler/backend/ebpf.c from the programs of bpf/egress/egress.bpf.c
+ * (clang -target bpf at polc's build, read with libbpf) and the rules
+ * polc derives from the IR; polexec loads it with raw bpf() calls.
+ *
+ *   u32 version   POLBIN_EBPF_VERSION
+ *   u32 flags     POLBIN_EBPF_F_*; any other bit is refused
+ *   u32 nprog     exactly POLBIN_EBPF_NPROG, one per hook, in the order of
+ *                 enum polbin_ebpf_hook
+ *   u32 nrules    static rules, at most POLBIN_EBPF_MAX_RULES
+ *   then nprog programs { u32 hook (enum polbin_ebpf_hook), u32 ninsn
+ *                 (1..POLBIN_EBPF_MAX_INSNS), struct bpf_insn[ninsn] }:
+ *                 the only map references are BPF_LD_IMM64 with src_reg
+ *                 BPF_PSEUDO_MAP_FD and imm the map's number
+ *                 (POLBIN_EBPF_MAP_*), which polexec replaces with the fd
+ *   then nrules rules { key[POLBIN_EBPF_KEY_LEN], value[POLBIN_EBPF_VAL_LEN]
+ *                 } for the LPM map "rules":
+ *     key   u32 prefixlen (32 + the address prefix), u8 kind
+ *           (POLBIN_EBPF_K_*), u8 proto (6 or 17), u8 zero[2], u8
+ *           addr[16] (network order; IPv4 in the first 4 bytes; host bits
+ *           and unused bytes zero)
+ *     value u32 n (1..POLBIN_EBPF_MAX_RANGES), then
+ *           POLBIN_EBPF_MAX_RANGES x { u16 lo, u16 hi } (host order, the
+ *           first n sorted, disjoint, not adjacent; the rest zero)
+ *   Rules of one kind and protocol are disjoint prefixes (polc cuts the
+ *   entries at every boundary), so the longest match is the only one.
+ *   Kinds: ALLOW4/6 and DENY4/6 the policy's static entries; LOOP the
+ *   host loopback ports (proto 6, prefix 0: every address of 127.0.0.0/8,
+ *   0.0.0.0, ::1, ::); RT4/6 are polexec's, one per pinned address of a
+ *   runtime entry (never in the section). A destination is allowed iff it
+ *   is a loopback address and LOOP lists its port, or it is not one, no
+ *   DENY rule holds it, and an ALLOW or RT rule does.
+ *   In the map, a rule's value is the bitmap of its ports
+ *   (POLBIN_EBPF_MAP_VAL_LEN bytes, bit p of byte p / 8), which polexec
+ *   makes from the ranges.
+ *   Map "blocked" (POLBIN_EBPF_MAP_BLOCKED): a hash of
+ *   POLBIN_EBPF_BLOCKED_SIZE entries, key { u8 family (4 or 6), u8 proto,
+ *   u16 port (host order), u8 addr[16] }, value u64 count: what the box
+ *   tried and was refused, read by polexec after the box.
+ */
+#define POLBIN_EBPF_VERSION	  1
+#define POLBIN_EBPF_F_FORCED	  0x1u /* `backend cgroup`: never the namespace */
+#define POLBIN_EBPF_F_ALL	  0x1u
+#define POLBIN_EBPF_NPROG	  9
+#define POLBIN_EBPF_MAX_INSNS	  4096
+#define POLBIN_EBPF_MAX_RULES	  4096 /* 8 KiB of kernel memory each */
+#define POLBIN_EBPF_MAX_RANGES	  64
+#define POLBIN_EBPF_KEY_LEN	  24
+#define POLBIN_EBPF_VAL_LEN	  (4 + 4 * POLBIN_EBPF_MAX_RANGES)
+/* The map's value is not the section's: a bitmap of the 65536 ports
+ * (bit p of byte p / 8), which polexec fills from the ranges, so that the
+ * programs test a port without a loop (a loop over ranges cost the
+ * verifier 0.2 s a program here). */
+#define POLBIN_EBPF_MAP_VAL_LEN	  8192
+#define POLBIN_EBPF_BLOCKED_SIZE  1024
+#define POLBIN_EBPF_BLOCKED_KEY	  20
+#define POLBIN_EBPF_MAP_RULES	  0
+#define POLBIN_EBPF_MAP_BLOCKED	  1
+#define POLBIN_EBPF_NMAPS	  2
+
+enum polbin_ebpf_kind {
+	POLBIN_EBPF_K_ALLOW4 = 1,
+	POLBIN_EBPF_K_ALLOW6 = 2,
+	POLBIN_EBPF_K_DENY4 = 3,
+	POLBIN_EBPF_K_DENY6 = 4,
+	POLBIN_EBPF_K_LOOP = 5,
+	POLBIN_EBPF_K_RT4 = 6,
+	POLBIN_EBPF_K_RT6 = 7,
+};
+
+/* The hooks, each one program, attached in this order. */
+enum polbin_ebpf_hook {
+	POLBIN_EBPF_SOCK_CREATE = 0,
+	POLBIN_EBPF_CONNECT4 = 1,
+	POLBIN_EBPF_CONNECT6 = 2,
+	POLBIN_EBPF_SENDMSG4 = 3,
+	POLBIN_EBPF_SENDMSG6 = 4,
+	POLBIN_EBPF_BIND4 = 5,
+	POLBIN_EBPF_BIND6 = 6,
+	POLBIN_EBPF_EGRESS = 7,
+	POLBIN_EBPF_INGRESS = 8,
+};
+
 #define POLBIN_LL_VERSION     1
 #define POLBIN_LL_HEADER_SIZE 48
 #define POLBIN_LL_MAX_ABI     64

@@ -23,6 +23,12 @@ $(B)/bench/resolve_time: bench/resolve_time.c stub/net/resolve.c \
 	    stub/net/resolve.c -o $@
 .PHONY: bench-net
 
+# The cgroup eBPF egress backend against the namespace backend and bare
+# (issue 25): start, peak RSS, curl a connection per request, 1 GiB.
+bench-ebpf: $(B)/polc $(B)/polexec
+	B=$(B) bench/ebpf.sh
+.PHONY: bench-ebpf
+
 # Codegen on a real profile (issue 14): an OCI profile imported, its
 # program's instructions per syscall against libseccomp's for the same
 # profile. PROFILE defaults to our own Docker-sized one.

@@ -24,6 +24,21 @@ bench_setup() {
 		{ echo "bench: /usr/bin/time is missing (make deps)" >&2; exit 2; }
 }
 
+# bench_veth: in a throwaway network namespace, lo up and the only way
+# out a veth pair whose far end is in the same namespace and has no
+# address, with default routes (v4, v6) via 10.77.1.2 / fd77:1::2 on it:
+# pasta finds the routable interface it copies, and no packet can leave.
+bench_veth() {
+	ip link set lo up
+	ip link add nv1 type veth peer name nv1p
+	ip addr add 10.77.1.1/24 dev nv1
+	ip -6 addr add fd77:1::1/64 dev nv1 nodad
+	ip link set nv1 up
+	ip link set nv1p up
+	ip route add default via 10.77.1.2 dev nv1
+	ip -6 route add default via fd77:1::2 dev nv1
+}
+
 # hf_median JSON NAME: the median, in seconds, of command NAME in a
 # hyperfine --export-json file.
 hf_median() {

@@ -81,14 +81,8 @@ if [ -z "${BENCH_NET_OUTER:-}" ]; then
 fi
 
 # In the throwaway namespace.
-ip link set lo up
-ip link add nv1 type veth peer name nv1p
-ip addr add 10.77.1.1/24 dev nv1
-ip -6 addr add fd77:1::1/64 dev nv1 nodad
-ip link set nv1 up
-ip link set nv1p up
-ip route add default via 10.77.1.2 dev nv1
-ip -6 route add default via fd77:1::2 dev nv1
+. "$HERE/lib.sh"
+bench_veth
 
 mkdir -p "$OUT"
 # The names: two from DNS (dnsmasq on 127.0.0.53, which stops by itself
@@ -199,8 +193,6 @@ done
 
 hyperfine -N --style basic --warmup 20 --runs "$RUNS" \
 	--export-json "$OUT/net_startup.json" "$@" >"$OUT/hyperfine-net.txt"
-
-. "$HERE/lib.sh"
 
 ran() { case " $ran " in *" $1 "*) return 0 ;; esac; return 1; }
 

@@ -18,3 +18,5 @@ BPF_TESTS := $(B)/tests/unit/test_bpf $(B)/tests/unit/test_wordsat
 TEST_BINS += $(BPF_TESTS)
 CHECKS    += $(BPF_TESTS)
 tests: $(BPF_TESTS)
+
+include bpf/egress/egress.mk

@@ -2,6 +2,7 @@
 /* The command line: options, ARTIFACT, `--`, the command. */
 #include "args.h"
 #include "lib/util.h"
+#include "net/net.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,9 @@
 
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
-    "[--require-enforced] [--explain] [--learn] ARTIFACT -- CMD [ARGS...]\n"
+    "[--require-enforced] [--explain] [--learn]\n"
+    "               [--net-backend cgroup|namespace] ARTIFACT -- CMD "
+    "[ARGS...]\n"
     "       polexec --doctor ARTIFACT | --help | --version\n"
     "\n"
     "Runs CMD under the policy compiled into ARTIFACT (a .polbin from "
@@ -24,6 +27,11 @@ static const char usage[] =
     "                       calls and file accesses the policy would deny\n"
     "                       are allowed and recorded (polc suggest); the\n"
     "                       network stays enforced; no layer is certified\n"
+    "  --net-backend B      egress by the box's cgroup programs (cgroup) or\n"
+    "                       its own network namespace (namespace); by\n"
+    "                       default the cgroup where the artifact has them\n"
+    "                       and polexec may attach them (CAP_BPF and\n"
+    "                       CAP_NET_ADMIN)\n"
     "  --doctor ARTIFACT    what ARTIFACT needs, found or missing here; "
     "exit 1\n"
     "                       unless all of it is (the kernel's features: "
@@ -85,6 +93,17 @@ void parse_args(char **argv, struct args *a)
 			a->explain = 1;
 		} else if (strcmp(arg, "--learn") == 0) {
 			a->learn = 1;
+		} else if (is_opt(arg, "--net-backend")) {
+			const char *v = opt_value(argv, &i, "--net-backend");
+
+			if (!strcmp(v, "cgroup"))
+				a->net_backend = NET_BACKEND_CGROUP;
+			else if (!strcmp(v, "namespace"))
+				a->net_backend = NET_BACKEND_NAMESPACE;
+			else
+				die("args: --net-backend takes cgroup or "
+				    "namespace, not %.32s",
+				    v);
 		} else if (strcmp(arg, "--") == 0 || arg[0] == '-') {
 			die("args: unknown option %.64s (see --help)", arg);
 		} else {

@@ -12,6 +12,7 @@ struct args {
 	int require_enforced;
 	int learn;   /* --learn: profile a trusted workload (observe.h) */
 	int explain; /* --explain: one stderr line per distinct denial */
+	int net_backend; /* --net-backend: NET_BACKEND_* (net/net.h) */
 	struct vars vars;
 	char **argv; /* the command, NULL-terminated */
 };

@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/bpf.h>
+
 static const uint32_t implemented[] = {
     POLBIN_SEC_META,
     POLBIN_SEC_SECCOMP,
@@ -36,6 +38,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_NOEXEC,	/* init.c: stacked where memfds could run */
     POLBIN_SEC_IR,	/* read by polc dump and the prover, not by polexec */
     POLBIN_SEC_OBSERVE, /* obs_decode.c: the run record's programs, names */
+    POLBIN_SEC_EBPF,	/* net/ebpf.c: the cgroup egress programs */
     0,
 };
 
@@ -779,6 +782,83 @@ static void decode_net(struct policy *p)
 }
 
 /*
+ * Phase 3g': EBPF, beside NET. After it, p->net.ebpf points at nine
+ * programs, one per hook in order, whose only map references are
+ * BPF_LD_IMM64 of a map number below POLBIN_EBPF_NMAPS and which call no
+ * function of their own (the kernel's verifier checks the rest when
+ * polexec loads them), and at rules whose kinds and protocols are the
+ * format's (the kernel's LPM map checks the prefix lengths).
+ */
+static void decode_ebpf(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_EBPF);
+	struct net_ebpf *e = &p->net.ebpf;
+	const uint8_t *d;
+	size_t off = 16;
+	uint32_t h, i;
+
+	if (!s)
+		return;
+	if (!p->net.present)
+		die("artifact: ebpf: an EBPF section without NET");
+	d = s->data;
+	if (s->len < 16 || polbin_le32(d) != POLBIN_EBPF_VERSION ||
+	    (polbin_le32(d + 4) & ~POLBIN_EBPF_F_ALL) ||
+	    polbin_le32(d + 8) != POLBIN_EBPF_NPROG ||
+	    polbin_le32(d + 12) > POLBIN_EBPF_MAX_RULES)
+		die("artifact: ebpf: bad header");
+	e->forced = !!(polbin_le32(d + 4) & POLBIN_EBPF_F_FORCED);
+	if (e->forced != !!(s->flags & POLBIN_F_CRITICAL))
+		die("artifact: ebpf: critical iff the backend is forced");
+	e->nrules = polbin_le32(d + 12);
+	for (h = 0; h < POLBIN_EBPF_NPROG; h++) {
+		uint32_t n;
+
+		if (s->len - off < 8 || polbin_le32(d + off) != h ||
+		    (n = polbin_le32(d + off + 4)) == 0 ||
+		    n > POLBIN_EBPF_MAX_INSNS || (s->len - off - 8) / 8 < n)
+			die("artifact: ebpf: program %u malformed", h);
+		e->prog[h] = d + off + 8;
+		e->ninsn[h] = n;
+		for (i = 0; i < n; i++) {
+			const uint8_t *in = e->prog[h] + 8 * i;
+			uint8_t src = in[1] >> 4;
+
+			if (in[0] == (BPF_LD | BPF_DW | BPF_IMM) &&
+			    (i + 1 >= n || in[8] || in[9] ||
+			     (src &&
+			      (src != BPF_PSEUDO_MAP_FD ||
+			       polbin_le32(in + 4) >= POLBIN_EBPF_NMAPS))))
+				die("artifact: ebpf: program %u: instruction "
+				    "%u loads what is not a map of the "
+				    "section",
+				    h, i);
+			if (in[0] == (BPF_LD | BPF_DW | BPF_IMM))
+				i++;
+			else if (in[0] == (BPF_JMP | BPF_CALL) && src)
+				die("artifact: ebpf: program %u: instruction "
+				    "%u calls what is not a helper",
+				    h, i);
+		}
+		off += 8 + (size_t)n * 8;
+	}
+	if ((s->len - off) / (POLBIN_EBPF_KEY_LEN + POLBIN_EBPF_VAL_LEN) !=
+		e->nrules ||
+	    (s->len - off) % (POLBIN_EBPF_KEY_LEN + POLBIN_EBPF_VAL_LEN))
+		die("artifact: ebpf: the rules do not fill the section");
+	e->rules = d + off;
+	for (i = 0; i < e->nrules; i++) {
+		const uint8_t *k = e->rules + (size_t)i * (POLBIN_EBPF_KEY_LEN +
+							   POLBIN_EBPF_VAL_LEN);
+
+		if (k[4] < POLBIN_EBPF_K_ALLOW4 || k[4] > POLBIN_EBPF_K_LOOP ||
+		    (k[5] != 6 && k[5] != 17))
+			die("artifact: ebpf: rule %u malformed", i);
+	}
+	e->present = 1;
+}
+
+/*
  * Phases 2 and 3 over bytes already in memory; `path` only names the
  * artifact in refusals. p keeps buf: the NFT messages point into it.
  */
@@ -796,6 +876,7 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 	decode_view(p);
 	decode_limits(p);
 	decode_net(p);
+	decode_ebpf(p);
 	observe_decode(path, p); /* obs_decode.c: OBSERVE, not critical */
 }
 

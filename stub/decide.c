@@ -9,6 +9,7 @@
  * --require-enforced, a degraded layer is a refusal.
  */
 #include "decide.h"
+#include "limits/cgroup.h"
 #include "limits/limits.h"
 #include "net/net.h"
 #include "observe/observe.h"
@@ -23,7 +24,10 @@ void decide_layers(const struct policy *p, struct layer_state *layers,
 	layers[LAYER_SECCOMP].tier = p->nfilter ? TIER_ENFORCED : TIER_OFF;
 	view_plan(p, &layers[LAYER_VIEW], supervise_learning());
 	net_plan(p, &layers[LAYER_NET]);
+	if (net_wants_cgroup()) /* the cgroup backend's, with the limits' */
+		cgroup_also(CG_BPF);
 	limits_plan(p, &layers[LAYER_LIMITS]);
+	net_cgroup(cgroup_tier(CG_BPF) != NULL, cgroup_why(), cgroup_open_v2);
 	layers[LAYER_ENV].tier = TIER_ENFORCED;
 	if (!require_enforced)
 		return;

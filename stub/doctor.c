@@ -32,6 +32,7 @@
 #include "box/boxns.h"
 #include "lib/kernel.h"
 #include "limits/limits.h"
+#include "net/ebpf.h"
 #include "net/net.h"
 #include "lib/util.h"
 
@@ -139,10 +140,25 @@ static int check_secrets(const struct policy *p)
 static int check_net(const struct policy *p)
 {
 	const struct net_spec *n = &p->net;
-	int pasta = net_needs_pasta(n), missing;
+	int pasta = net_needs_pasta(n), missing, cgroup;
 
 	if (!n->present)
 		return 0;
+	/* the cgroup backend (net/ebpf.c): where it is had, what the
+	 * namespace would need is said but not missing; where it is
+	 * forced and not had, it is */
+	cgroup = n->ebpf.present && ebpf_capable();
+	if (cgroup)
+		line("net backend", "found",
+		     "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN); the "
+		     "namespace's needs below are for --net-backend "
+		     "namespace");
+	else if (n->ebpf.forced)
+		line("net backend", "MISSING",
+		     "the policy says `backend cgroup`, which needs CAP_BPF "
+		     "and CAP_NET_ADMIN (root)");
+	else
+		line("net backend", "found", "the network namespace");
 	/* the pair (net.c) is a user namespace's, root's too */
 	missing = check_ns(n->mode == POLBIN_NET_FILTERED ? "net filtered"
 			   : n->nloopback		  ? "net loopback"
@@ -161,7 +177,7 @@ static int check_net(const struct policy *p)
 		     "(udev's usual mode is 0666)");
 		missing++;
 	}
-	return missing;
+	return cgroup ? 0 : missing + n->ebpf.forced;
 }
 
 /* With an artifact: what it needs, found or missing; 0 or 1. */

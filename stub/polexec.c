@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 	if (a.doctor)
 		return doctor(a.artifact);
 	protect_self();
+	net_backend_arg(a.net_backend);
 	record.command = a.argv[0];
 	if (a.record)
 		record_open(&record, a.record);

@@ -23,6 +23,12 @@ $(B)/tests/unit/test_nft: $(B)/tests/unit/test_nft.o $(LANG_OBJS) \
 		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
+# The cgroup eBPF backend: its validation, and its programs (loaded with
+# libbpf, root) against a model of the policy.
+$(B)/tests/unit/test_ebpf: $(B)/tests/unit/test_ebpf.o $(LANG_OBJS) \
+		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
+	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
+
 # abi/userns.c alone: the user namespace diagnosis, fed file contents.
 $(B)/tests/unit/test_userns: $(B)/tests/unit/test_userns.o $(B)/abi/userns.o
 	$(CC) $(CFLAGS) $^ -lcmocka -o $@
@@ -35,12 +41,14 @@ $(B)/tests/unit/test_resolve: $(B)/tests/unit/test_resolve.o \
 $(B)/tests/unit/test_resolve.o: CFLAGS += -I.
 
 $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
-	$(B)/tests/unit/test_nft.o $(B)/tests/unit/test_compose.o: \
+	$(B)/tests/unit/test_nft.o $(B)/tests/unit/test_compose.o \
+	$(B)/tests/unit/test_ebpf.o: \
 	$(B)/lang/parser.h
 
 UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables \
               $(B)/tests/unit/test_nft $(B)/tests/unit/test_compose \
+              $(B)/tests/unit/test_ebpf \
               $(B)/tests/unit/test_userns $(B)/tests/unit/test_resolve
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \

@@ -11,6 +11,7 @@
 #define POLC_BACKEND_H
 
 #include "ir/ir.h"
+#include "sections.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -399,6 +400,54 @@ const struct ir_net_entry *nft_runtime_entry(const struct ir_policy *p,
  * p. Returns 0, or -1 with a reason.
  */
 int nft_print(const struct ir_policy *p, FILE *out, char *err, size_t errlen);
+
+/* ---- Egress: the cgroup eBPF backend (ebpf.c) --------------------------- */
+
+/*
+ * Does p get an EBPF section? `net none` with loopback ports and `net
+ * filtered`, unless the policy forces the namespace; any `net none` or
+ * `net filtered` that forces the cgroup backend.
+ */
+int ebpf_wanted(const struct ir_policy *p);
+/*
+ * The EBPF section of p (artifact/sections.h), or *out NULL when p has
+ * none: the programs of bpf/egress/ read from the object polc carries,
+ * the rules derived from the IR. 0; 1 (err) when this backend cannot
+ * hold the policy (too many port ranges on one address); -1 (err) on a
+ * broken object or no memory.
+ */
+int ebpf_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
+		       char *err, size_t errlen);
+/*
+ * Translation validation: the section decodes as polexec decodes it, its
+ * programs are this polc's, and its rules, looked up as the kernel's LPM
+ * map looks them up, give at every address where either side can change
+ * exactly the port ranges the IR's static allow and deny entries give,
+ * and the loopback ports. 0; 1 (err) on a mismatch; -1 (err) when it
+ * could not decide.
+ */
+int ebpf_validate(const struct ir_policy *p, const uint8_t *s, size_t len,
+		  char *err, size_t errlen);
+/* The section decoded (ebpf_print.c): pointers into s. 0; -1 (err) when
+ * it is malformed: header, program framing, rule keys (kinds, protocols,
+ * prefixes, host bits, order) and values (ranges sorted, disjoint, apart,
+ * the unused zero). */
+struct ebpf_decoded {
+	uint32_t flags, nrules;
+	const uint8_t *prog[POLBIN_EBPF_NPROG];
+	uint32_t ninsn[POLBIN_EBPF_NPROG];
+	const uint8_t *rules;
+};
+int ebpf_decode(const uint8_t *s, size_t len, struct ebpf_decoded *dc,
+		char *err, size_t errlen);
+/* The section for humans (polc dump). 0; -1 (err) when it is malformed. */
+int ebpf_print(const uint8_t *s, size_t len, FILE *out, char *err,
+	       size_t errlen);
+/* polc doctor: do the programs load here (libbpf; nothing attached)? 0
+ * and what loaded; 1 and why not, in d. */
+int ebpf_probe(char *d, size_t len);
+/* "connect4", ... for a hook number. */
+const char *ebpf_hook_name(uint32_t hook);
 
 /* ---- Limits (limits.c) -------------------------------------------------- */
 

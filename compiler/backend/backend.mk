@@ -10,12 +10,17 @@ BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/view.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
+                $(B)/compiler/backend/ebpf.o $(B)/compiler/backend/ebpf_print.o \
+                $(EGRESS_OBJS) \
                 $(B)/compiler/backend/limits.o $(B)/compiler/backend/env.o \
                 $(B)/compiler/backend/sections.o
 POLC_OBJS += $(BACKEND_OBJS)
 
 # The egress backend builds nfnetlink messages with libnftnl.
 LDLIBS += -lnftnl -lmnl
+# The cgroup eBPF backend reads the programs' object with libbpf and its
+# relocations with libelf.
+LDLIBS += -lbpf -lelf
 # The Landlock backend's constants come from abi/landlock_compat.h,
 # shared with polexec.
 $(B)/compiler/backend/landlock.o: CFLAGS += -I.

@@ -118,6 +118,45 @@ static int net(const struct ir_policy *p, struct compiled *c, char *err,
 }
 
 /*
+ * The EBPF section (ebpf.c), beside NET: critical when the policy forces
+ * the cgroup backend (a polexec that does not know it must refuse), else
+ * not (an older polexec keeps the namespace). Proven equal to the IR
+ * before it is written. A policy this backend cannot hold is an error
+ * only when it forces it; else the artifact has the namespace alone.
+ */
+static int ebpf(const struct ir_policy *p, struct compiled *c, char *err,
+		size_t errlen)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	char why[512];
+	int rc = ebpf_section_build(p, &data, &len, why, sizeof(why));
+
+	if (rc > 0 && p->net.backend != IR_NET_BACKEND_CGROUP)
+		return 0;
+	if (rc) {
+		snprintf(err, errlen, "net backend cgroup: %s", why);
+		return 2;
+	}
+	if (!data)
+		return 0;
+	rc = ebpf_validate(p, data, len, why, sizeof(why));
+	if (rc) {
+		free(data);
+		snprintf(err, errlen, "translation validation %s: %s",
+			 rc > 0 ? "found a mismatch" : "could not finish", why);
+		return 3;
+	}
+	if (add(c, POLBIN_SEC_EBPF,
+		p->net.backend == IR_NET_BACKEND_CGROUP ? POLBIN_F_CRITICAL : 0,
+		data, len)) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
+}
+
+/*
  * Layers the IR states that no backend of this polc compiles yet: none
  * today (fs and landlock are the LANDLOCK section, net the NET and NFT
  * sections, `net host` needs nothing but its Landlock port rules). The
@@ -184,7 +223,7 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 	}
 	if (add(c, POLBIN_SEC_LIMITS, POLBIN_F_CRITICAL, data, len))
 		goto full;
-	if ((rc = net(p, c, err, errlen)))
+	if ((rc = net(p, c, err, errlen)) || (rc = ebpf(p, c, err, errlen)))
 		goto fail;
 	rc = 2;
 	unenforced_layers(p, layers, sizeof(layers));

@@ -10,7 +10,8 @@
  * What one artifact needs on this machine is `polexec --doctor ARTIFACT`.
  */
 #include "cli.h"
-#include "abi/userns.h" /* why a user namespace cannot be made */
+#include "abi/userns.h"	     /* why a user namespace cannot be made */
+#include "backend/backend.h" /* ebpf_probe */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -404,6 +405,7 @@ int doctor_report(FILE *out)
 	    {"rlimits", probe_rlimits},
 	    {"pasta", probe_pasta},
 	    {"nftables", probe_nft},
+	    {"cgroup eBPF", ebpf_probe},
 	};
 	size_t i;
 

@@ -730,6 +730,15 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 		case POLBIN_SEC_OBSERVE:
 			rc = dump_observe(s, out);
 			break;
+		case POLBIN_SEC_EBPF:
+			fputs(
+			    "  cgroup eBPF egress: the box in a cgroup of its "
+			    "own, in the caller's network, these programs "
+			    "attached (no namespace, no pasta)\n",
+			    out);
+			rc = ebpf_print(s->data, s->len, out, err, errlen) ? 1
+									   : 0;
+			break;
 		case POLBIN_SEC_VIEW:
 			rc = dump_view(s, &pb, out);
 			break;

@@ -277,6 +277,8 @@ static void resolve_defaults(struct ir_policy *p)
 
 	if (!p->net.present)
 		p->net.mode = IR_NET_HOST;
+	if (p->net.mode == IR_NET_HOST)
+		p->net.backend = IR_NET_BACKEND_AUTO;
 	if (!l->present)
 		memset(l, 0, sizeof(*l));
 	if (!(l->set >> IR_LIM_CORE & 1)) {

@@ -27,8 +27,9 @@
  * 4: the box's view (fs kinds tmpfs, dev, proc; connect_unix; the fs
  *    mode) and the user.
  * 5: fs observe (destructive calls in the run record) and its workspace.
+ * 6: the net block's egress backend (auto, cgroup, namespace).
  */
-#define IR_VERSION 5
+#define IR_VERSION 6
 
 /* Hard limits, named so that hostile IR and policies are refused early. */
 #define IR_MAX_ATOMS	8    /* atoms in one conjunction */
@@ -214,6 +215,18 @@ enum ir_net_mode {
 	IR_NET_HOST = 2,
 };
 
+/*
+ * Which egress backend enforces `net none` and `net filtered`
+ * (docs/EGRESS.md): auto, the cgroup eBPF programs where the caller may
+ * attach them, else the network namespace; or one of them, forced. 0
+ * (auto) in `net host` and without a net block.
+ */
+enum ir_net_backend {
+	IR_NET_BACKEND_AUTO = 0,
+	IR_NET_BACKEND_CGROUP = 1,
+	IR_NET_BACKEND_NAMESPACE = 2,
+};
+
 enum ir_addr_kind {
 	IR_ADDR_V4 = 4,	  /* addr[0..3], prefix 0..32 */
 	IR_ADDR_V6 = 6,	  /* addr[0..15], prefix 0..128 */
@@ -249,6 +262,7 @@ struct ir_port_range {
 struct ir_net {
 	int present;   /* the policy has a net block */
 	uint32_t mode; /* enum ir_net_mode; without a block: IR_NET_HOST */
+	uint32_t backend; /* enum ir_net_backend */
 	uint32_t nentries;
 	struct ir_net_entry *entries; /* filtered mode */
 	uint32_t nloopback;

@@ -153,6 +153,7 @@ int ir_serialize(const struct ir_policy *p, uint8_t **out, size_t *len)
 	put_str(&w, p->fs.workspace);
 	put_u8(&w, (uint8_t)p->net.present);
 	put_u8(&w, (uint8_t)p->net.mode);
+	put_u8(&w, (uint8_t)p->net.backend);
 	put_u32(&w, p->net.nentries);
 	for (i = 0; i < p->net.nentries; i++) {
 		const struct ir_net_entry *e = &p->net.entries[i];
@@ -426,6 +427,10 @@ static void get_net(struct rbuf *r, struct ir_net *n)
 	n->mode = get_u8(r);
 	if (n->mode > IR_NET_HOST)
 		rfail(r, "network mode %u", n->mode);
+	n->backend = get_u8(r);
+	if (n->backend > IR_NET_BACKEND_NAMESPACE ||
+	    (n->mode == IR_NET_HOST && n->backend))
+		rfail(r, "net backend %u", n->backend);
 	n->nentries = get_count(r, IR_MAX_NET, "net entry");
 	n->entries = alloc_array(r, n->nentries, sizeof(*n->entries));
 	if (!n->entries)

@@ -351,19 +351,23 @@ static void key_not_here(struct sema *s, struct loc at, int k, uint32_t mode)
  */
 void sema_net(struct sema *s, const struct ast_stmt *st)
 {
-	uint32_t mode = 0;
+	static const char *const backends[] = {"auto", "cgroup", "namespace"};
+	uint32_t mode = 0, backend = IR_NET_BACKEND_AUTO;
 	int modeless = st->nwords == 1 && st->has_block && !st->cond;
 	size_t i;
 	int rc;
 
 	if (!modeless &&
-	    (st->nwords != 2 || st->cond || st->words[1].kind != AST_WORD)) {
+	    ((st->nwords != 2 &&
+	      (st->nwords != 4 || strcmp(st->words[2].text, "backend"))) ||
+	     st->cond || st->words[1].kind != AST_WORD)) {
 		diag_error(s->d, st->loc,
 			   s->in_fragment
 			       ? "expected 'net { ... }' (rules, for the "
 				 "policy's mode) or 'net none|filtered|host "
 				 "[{ ... }]'"
-			       : "expected 'net none|filtered|host [{ ... }]'");
+			       : "expected 'net none|filtered|host [backend "
+				 "auto|cgroup|namespace] [{ ... }]'");
 		return;
 	}
 	if (modeless && !s->in_fragment) {
@@ -382,6 +386,23 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 				     net_modes, 3);
 			return;
 		}
+		if (st->nwords == 4) {
+			for (backend = 0; backend < 3; backend++)
+				if (!strcmp(st->words[3].text,
+					    backends[backend]))
+					break;
+			if (backend == 3) {
+				sema_unknown(s, &st->words[3], "net backend",
+					     backends, 3);
+				return;
+			}
+			if (mode == IR_NET_HOST) {
+				diag_error(s->d, st->words[2].loc,
+					   "'net host' has no egress backend "
+					   "to choose");
+				return;
+			}
+		}
 		/* The same mode from another file merges, rules and all; a
 		 * mode decided by a using file drops this statement with its
 		 * rules. */
@@ -390,6 +411,7 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 			return;
 		s->p->net.present = 1;
 		s->p->net.mode = mode;
+		s->p->net.backend = backend;
 	}
 	for (i = 0; i < st->nchildren; i++) {
 		const struct ast_stmt *c = &st->children[i];

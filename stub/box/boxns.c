@@ -137,7 +137,7 @@ void boxns_want(int what)
 
 	ns.want |= what;
 	/* Without root, a mount, network or pid namespace needs a user one. */
-	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET | BOXNS_PID)) &&
+	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET | BOXNS_PID | BOXNS_CGROUP)) &&
 	    !boxns_privileged())
 		ns.want |= BOXNS_USER;
 	if (!ns.user) {
@@ -255,6 +255,10 @@ static void enter(int want)
 		flags |= CLONE_NEWNET;
 	if (want & BOXNS_PID)
 		flags |= CLONE_NEWPID;
+	/* after cgroup_join (child.c): its root is the box's cgroup, and a
+	 * move out of it is refused (ENOENT) */
+	if (want & BOXNS_CGROUP)
+		flags |= CLONE_NEWCGROUP;
 	if (!flags)
 		return;
 	/* Root making a user namespace maps the box's ids: it takes them. */
@@ -264,11 +268,12 @@ static void enter(int want)
 		char what[64];
 		int e = errno;
 
-		snprintf(what, sizeof(what), "child: unshare(%s%s%s%s)",
+		snprintf(what, sizeof(what), "child: unshare(%s%s%s%s%s)",
 			 flags & CLONE_NEWUSER ? "USER " : "",
 			 flags & CLONE_NEWNS ? "MOUNT " : "",
 			 flags & CLONE_NEWNET ? "NET " : "",
-			 flags & CLONE_NEWPID ? "PID" : "");
+			 flags & CLONE_NEWPID ? "PID " : "",
+			 flags & CLONE_NEWCGROUP ? "CGROUP" : "");
 		if (flags & CLONE_NEWUSER)
 			die_userns(what, e);
 		errno = e;

@@ -7,10 +7,11 @@
 #define POLC_STUB_BOXNS_H
 
 enum boxns {
-	BOXNS_USER = 1,	 /* a user namespace mapping the caller to itself */
-	BOXNS_MOUNT = 2, /* a mount namespace with private mounts */
-	BOXNS_NET = 4,	 /* a network namespace: its own loopback only */
-	BOXNS_PID = 8,	 /* a pid namespace (init.c makes its pid 1) */
+	BOXNS_USER = 1,	   /* a user namespace mapping the caller to itself */
+	BOXNS_MOUNT = 2,   /* a mount namespace with private mounts */
+	BOXNS_NET = 4,	   /* a network namespace: its own loopback only */
+	BOXNS_PID = 8,	   /* a pid namespace (init.c makes its pid 1) */
+	BOXNS_CGROUP = 16, /* a cgroup namespace rooted at the box's cgroup */
 };
 
 int boxns_is_root(void);

@@ -100,6 +100,16 @@ struct net_rt {
 	char *name; /* a host name, or "${NAME}" */
 };
 
+/* The EBPF section (artifact/sections.h): present == 0 without one. The
+ * pointers are inside the artifact's buffer. */
+struct net_ebpf {
+	int present, forced;
+	const uint8_t *prog[POLBIN_EBPF_NPROG]; /* struct bpf_insn[] */
+	uint32_t ninsn[POLBIN_EBPF_NPROG];
+	const uint8_t *rules; /* nrules x (key, value) */
+	uint32_t nrules;
+};
+
 /* The NET and NFT sections. present == 0: the host's network. */
 struct net_spec {
 	int present;
@@ -110,6 +120,7 @@ struct net_spec {
 	const uint8_t *nft; /* FILTERED: the messages, inside buf */
 	size_t nft_len;
 	uint32_t nft_msgs;
+	struct net_ebpf ebpf;
 };
 
 struct policy {

@@ -53,6 +53,7 @@ static struct {
 	struct cg cg[3];
 	int ncg;
 	uint64_t memory, pids; /* the limits to set */
+	uint32_t also;	       /* cgroup_also(): CG_BPF */
 	char why[512];	       /* why no cgroup, for refusals and --doctor */
 	pid_t owner;	       /* polexec, whose cgroups these are */
 	char tag[32];	       /* their names' end: "PID-RANDOM" */
@@ -562,13 +563,15 @@ static uint32_t cg2_setup(uint32_t want)
 		avail |= CG_MEMORY;
 	if ((want & CG_PIDS) && has_token(ctl, "pids"))
 		avail |= CG_PIDS;
-	if (!avail) {
+	if (!(avail & (CG_MEMORY | CG_PIDS)) && (want & (CG_MEMORY | CG_PIDS)))
 		why_add("v2: %s offers no %s controller", c->parent,
-			want == (CG_MEMORY | CG_PIDS) ? "memory or pids"
-			: want & CG_MEMORY	      ? "memory"
-						      : "pids");
+			(want & (CG_MEMORY | CG_PIDS)) == (CG_MEMORY | CG_PIDS)
+			    ? "memory or pids"
+			: want & CG_MEMORY ? "memory"
+					   : "pids");
+	avail |= want & CG_BPF; /* needs no controller */
+	if (!avail)
 		return 0;
-	}
 	if (read_text(c->parent, "cgroup.subtree_control", sub, sizeof(sub)) <
 	    0)
 		sub[0] = '\0';
@@ -813,10 +816,27 @@ const char *cgroup_why(void)
 	return C.why;
 }
 
+void cgroup_also(uint32_t bits)
+{
+	C.also |= bits;
+}
+
+int cgroup_open_v2(void)
+{
+	int i;
+
+	for (i = 0; i < C.ncg; i++)
+		if (C.cg[i].version == 2 && C.cg[i].box[0])
+			return open(C.cg[i].box,
+				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return -1;
+}
+
 uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids)
 {
 	uint32_t got = 0;
 
+	want |= C.also;
 	C.memory = memory;
 	C.pids = pids;
 	if (want) {

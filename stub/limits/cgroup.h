@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { CG_MEMORY = 1, CG_PIDS = 2 };
+/* CG_BPF: a cgroup v2 of the box's own, with or without controllers, for
+ * the egress programs (net/ebpf.c): asked for by the net layer. */
+enum { CG_MEMORY = 1, CG_PIDS = 2, CG_BPF = 4 };
 
 /* What the box's cgroups saw; -1 where polexec cannot tell. */
 struct cg_counts {
@@ -24,6 +26,11 @@ struct cg_counts {
  * controller. Returns those the box has; cgroup_why() says why not.
  */
 uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids);
+/* Before cgroup_acquire: bits it makes too, whatever the limits want. */
+void cgroup_also(uint32_t bits);
+/* The box's cgroup v2 folder, opened (O_DIRECTORY, close-on-exec), or -1
+ * when it has none. */
+int cgroup_open_v2(void);
 /* "cgroup-v2", "cgroup-v1", or NULL: the cgroup that holds bit. */
 const char *cgroup_tier(uint32_t bit);
 const char *cgroup_why(void);

@@ -35,6 +35,7 @@
 #include "observe/observe.h"
 #include "box/boxns.h"
 #include "lib/kernel.h"
+#include "ebpf.h"
 #include "nfnl.h"
 #include "pasta.h"
 #include "lib/protect.h"
@@ -78,8 +79,19 @@ static struct {
 	pid_t pasta_pid;
 	struct text blocked; /* "ADDR:PORT/PROTO" JSON strings, comma-joined */
 	int blocked_read;    /* -1 failed, 1 read */
-	uint32_t full4, full6; /* elements read from blocked4, blocked6 */
+	uint32_t full4, full6;	  /* elements read from blocked4, blocked6 */
+	int backend_arg;	  /* --net-backend: NET_BACKEND_* */
+	int cgroup;		  /* the cgroup eBPF backend enforces it */
+	const char *fallback;	  /* why auto fell back to the namespace */
+	int (*cgroup_open)(void); /* the box's cgroup v2, opened */
+	char *cg2[8];		  /* cgroup2 mount points, for the child */
+	int ncg2;
 } N = {.userfd = -1, .netfd = -1, .nlfd = -1};
+
+void net_backend_arg(int backend)
+{
+	N.backend_arg = backend;
+}
 
 static const char *const pasta_paths[] = {"/usr/bin/pasta",
 					  "/usr/local/bin/pasta"};
@@ -101,17 +113,42 @@ int net_tun_usable(void)
 	return access("/dev/net/tun", R_OK | W_OK) == 0;
 }
 
-void net_plan(const struct policy *p, struct layer_state *l)
+/*
+ * The backend (docs/EGRESS.md): the cgroup programs where the artifact
+ * has them and this process may attach them, unless the policy or
+ * --net-backend asks for the namespace; the namespace else. A backend
+ * forced by either that cannot be had is a refusal.
+ */
+static int want_cgroup(const struct net_spec *s)
 {
-	const struct net_spec *s = &p->net;
+	if (s->ebpf.forced && N.backend_arg == NET_BACKEND_NAMESPACE)
+		die("net: --net-backend namespace, but the policy says "
+		    "`backend cgroup`");
+	if (N.backend_arg == NET_BACKEND_NAMESPACE)
+		return 0;
+	if (!s->ebpf.present) {
+		if (N.backend_arg == NET_BACKEND_CGROUP)
+			die("net: --net-backend cgroup, but the artifact has "
+			    "no cgroup programs (a plain `net none`, or a "
+			    "policy that says `backend namespace` or that the "
+			    "cgroup backend cannot hold)");
+		return 0;
+	}
+	if (ebpf_capable())
+		return 1;
+	if (s->ebpf.forced || N.backend_arg == NET_BACKEND_CGROUP)
+		die("net: the cgroup backend needs CAP_BPF and CAP_NET_ADMIN, "
+		    "which this process does not have (%s)",
+		    s->ebpf.forced ? "the policy says `backend cgroup`"
+				   : "--net-backend cgroup");
+	return 0;
+}
+
+/* The namespace backend's plan: the pair, pasta, the relay. */
+static void plan_namespace(const struct net_spec *s)
+{
 	unsigned ports;
 
-	N.spec = s;
-	if (!s->present) {
-		l->tier = TIER_OFF;
-		return;
-	}
-	l->tier = TIER_ENFORCED;
 	boxns_want(BOXNS_NET);
 	ports = relay_ports(s);
 	if (ports > POLBIN_NET_RELAY_MAX_PORTS)
@@ -133,6 +170,49 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		die("net: the box's own network namespace needs a user "
 		    "namespace, which this user may not create: %s",
 		    boxns_userns_why());
+}
+
+void net_plan(const struct policy *p, struct layer_state *l)
+{
+	const struct net_spec *s = &p->net;
+
+	N.spec = s;
+	if (!s->present) {
+		l->tier = TIER_OFF;
+		return;
+	}
+	l->tier = TIER_ENFORCED;
+	N.cgroup = want_cgroup(s);
+	if (!N.cgroup) {
+		plan_namespace(s);
+		return;
+	}
+	/* The box stays in the caller's network, in a cgroup of its own
+	 * (made with the limits' cgroups: net_wants_cgroup) that it cannot
+	 * leave, with its own mount namespace for the pinned hosts file. */
+	boxns_want(BOXNS_MOUNT | BOXNS_CGROUP);
+}
+
+int net_wants_cgroup(void)
+{
+	return N.cgroup;
+}
+
+void net_cgroup(int made, const char *why, int (*open_fd)(void))
+{
+	N.cgroup_open = open_fd;
+	if (!N.cgroup || made)
+		return;
+	if (N.spec->ebpf.forced || N.backend_arg == NET_BACKEND_CGROUP)
+		die("net: the cgroup backend needs a cgroup v2 of the box's "
+		    "own, which polexec could not make: %s",
+		    why);
+	N.cgroup = 0;
+	N.fallback = "no cgroup v2 for the box";
+	warning("net: no cgroup v2 for the box (%s): the network "
+		"namespace enforces the egress instead",
+		why);
+	plan_namespace(N.spec);
 }
 
 /* --- names, variables, hosts ------------------------------------------ */
@@ -326,7 +406,7 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 	uint32_t i;
 
 	check_std_fds(p);
-	if (!net_needs_pair(s))
+	if (!net_needs_pair(s) && !N.cgroup)
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
 	for (i = 0; i < s->nruntime; i++) {
@@ -336,7 +416,7 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 		else
 			bind_var(&N.pin[i], &s->rt[i], vars);
 	}
-	if (s->mode == POLBIN_NET_FILTERED) {
+	if (s->mode == POLBIN_NET_FILTERED && !N.cgroup) {
 		nfnl_batch_begin(&N.batch);
 		nfnl_batch_add_static(&N.batch, s->nft, s->nft_len);
 		for (i = 0; i < s->nruntime; i++)
@@ -392,14 +472,99 @@ static void make_pair(void)
 	boxns_premade(N.userfd, N.netfd);
 }
 
+static void cgroup2_mounts(void);
+
+/* The cgroup backend: every pinned address of each runtime entry, with
+ * its protocol and ports, into the programs' rules. */
+static void start_cgroup(void)
+{
+	const struct net_spec *s = N.spec;
+	struct ebpf_pin *pins;
+	uint32_t i, j, n = 0;
+	int cg;
+
+	cgroup2_mounts();
+	for (i = 0; i < s->nruntime; i++)
+		n += N.pin[i].n;
+	pins = xcalloc(n ? n : 1, sizeof(*pins));
+	for (i = 0, n = 0; i < s->nruntime; i++)
+		for (j = 0; j < N.pin[i].n; j++, n++) {
+			pins[n].v6 = N.pin[i].a[j].family == AF_INET6;
+			pins[n].proto = s->rt[i].proto;
+			pins[n].lo = s->rt[i].lo;
+			pins[n].hi = s->rt[i].hi;
+			memcpy(pins[n].a, N.pin[i].a[j].a, 16);
+		}
+	cg = N.cgroup_open ? N.cgroup_open() : -1;
+	if (cg < 0)
+		die_with_error("net: cgroup backend: open the box's cgroup");
+	ebpf_install(&s->ebpf, pins, n, cg);
+	close(cg);
+	free(pins);
+}
+
 void net_start(void)
 {
+	if (N.spec && N.cgroup) {
+		start_cgroup();
+		return;
+	}
 	if (!N.spec || !net_needs_pair(N.spec))
 		return;
 	make_pair();
 	relay_start();
 	if (net_needs_pasta(N.spec))
 		N.pasta_pid = pasta_start(net_pasta_path(), N.userfd, N.netfd);
+}
+
+/*
+ * The cgroup backend: every cgroup2 mount point of the caller's tree, read
+ * from /proc/self/mountinfo in the parent (the child may not allocate).
+ * The box child makes each read-only in its own mount namespace: a box
+ * running as uid 0, even without capabilities, may write a root-owned
+ * cgroup.procs, and without nsdelegate on the mount its cgroup namespace
+ * does not stop it from moving itself out of its cgroup, and out from
+ * under the programs. A mount point written with escapes (a space in it)
+ * is a refusal: polexec would not find it to protect it.
+ */
+static void cgroup2_mounts(void)
+{
+	char buf[16384];
+	ssize_t n;
+	size_t have = 0;
+	char *line, *nl;
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die_with_error("net: open /proc/self/mountinfo");
+	while (have < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	if (have == sizeof(buf) - 1)
+		die("net: /proc/self/mountinfo is longer than %zu bytes",
+		    sizeof(buf) - 1);
+	buf[have] = '\0';
+	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		char *sep, *mp, *end;
+		int i;
+
+		*nl = '\0';
+		sep = strstr(line, " - ");
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
+			continue;
+		/* fields: ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+		for (i = 0, mp = line; i < 4 && mp; i++)
+			mp = strchr(mp, ' '), mp = mp ? mp + 1 : NULL;
+		if (!mp || !(end = strchr(mp, ' ')))
+			continue;
+		*end = '\0';
+		if (strchr(mp, '\\'))
+			die("net: a cgroup2 mount point with escapes (%s)", mp);
+		if (N.ncg2 == (int)(sizeof(N.cg2) / sizeof(N.cg2[0])))
+			die("net: more than %d cgroup2 mounts", N.ncg2);
+		N.cg2[N.ncg2++] = xstrndup(mp, strlen(mp));
+	}
 }
 
 /* --- in the box child ---------------------------------------------------- */
@@ -445,6 +610,16 @@ static void bind_file(const char *src, const char *target, int required)
  */
 void net_child_mounts(void)
 {
+	int i;
+
+	for (i = 0; i < N.ncg2; i++)
+		if (mount(NULL, N.cg2[i], NULL,
+			  MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID |
+			      MS_NODEV | MS_NOEXEC,
+			  NULL) < 0 &&
+		    errno != ENOENT)
+			die_with_error("child: net: make %s read-only",
+				       N.cg2[i]);
 	if (!N.hosts)
 		return;
 	if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
@@ -476,24 +651,36 @@ static const char *pinned_name(int f, const uint8_t *a)
 	return NULL;
 }
 
-static void add_blocked(const uint8_t *key, void *arg)
+/* One blocked destination into the record and the denials. */
+static void blocked_dest(int v6, const uint8_t *addr, uint8_t proto,
+			 uint16_t port, void *arg)
 {
-	int v6 = *(int *)arg, f = v6 ? AF_INET6 : AF_INET;
+	int f = v6 ? AF_INET6 : AF_INET;
 	char a[INET6_ADDRSTRLEN], dest[INET6_ADDRSTRLEN + 16];
-	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
 
+	(void)arg;
 	if (v6)
 		N.full6++;
 	else
 		N.full4++;
-	inet_ntop(f, key, a, sizeof(a));
+	inet_ntop(f, addr, a, sizeof(a));
 	snprintf(dest, sizeof(dest), "%s%s%s:%u/%s", v6 ? "[" : "", a,
-		 v6 ? "]" : "", (unsigned)port[0] << 8 | port[1],
-		 proto[0] == 6	  ? "tcp"
-		 : proto[0] == 17 ? "udp"
-				  : "?");
+		 v6 ? "]" : "", (unsigned)port,
+		 proto == 6    ? "tcp"
+		 : proto == 17 ? "udp"
+			       : "?");
 	text_add(&N.blocked, "%s\"%s\"", N.blocked.len ? "," : "", dest);
-	obs_net(dest, pinned_name(f, key), "blocked");
+	obs_net(dest, pinned_name(f, addr), "blocked");
+}
+
+/* A key of blocked4/blocked6: addr, proto (1 + 3), port (2 BE + 2). */
+static void add_blocked(const uint8_t *key, void *arg)
+{
+	int v6 = *(int *)arg;
+	const uint8_t *proto = key + (v6 ? 16 : 4), *port = proto + 4;
+
+	blocked_dest(v6, key, proto[0], (uint16_t)(port[0] << 8 | port[1]),
+		     NULL);
 }
 
 /* A port the box's own loopback refused (the refused4/6 sets). */
@@ -511,6 +698,16 @@ void net_finish(void)
 {
 	int v4 = 0, v6 = 1;
 
+	if (N.cgroup) {
+		N.blocked_read = 1;
+		if (ebpf_each_blocked(blocked_dest, NULL) < 0) {
+			out(STDERR_FILENO,
+			    "polexec: net: read the blocked destinations: "
+			    "%s\n",
+			    strerror(errno));
+			N.blocked_read = -1;
+		}
+	}
 	if (N.nlfd >= 0) {
 		N.blocked_read = 1;
 		if (nfnl_dump_set(N.nlfd, "blocked4", POLBIN_NFT_KEY4_LEN,
@@ -553,9 +750,12 @@ void net_record(struct text *t, int refused)
 	}
 	text_add(t, ",\"mode\":\"%s\",\"egress\":\"%s\"",
 		 s->mode == POLBIN_NET_FILTERED ? "filtered" : "none",
-		 s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
-		 : s->nloopback			? "loopback ports via polexec"
-						: "none");
+		 N.cgroup			  ? "cgroup-ebpf"
+		 : s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
+		 : s->nloopback			  ? "loopback ports via polexec"
+						  : "none");
+	if (N.fallback)
+		text_add(t, ",\"backend_fallback\":\"%s\"", N.fallback);
 	text_add(t, ",\"loopback\":[");
 	for (i = 0; i < s->nloopback; i++)
 		text_add(t, i ? ",\"%u-%u\"" : "\"%u-%u\"", s->loopback[i][0],
@@ -585,8 +785,11 @@ void net_record(struct text *t, int refused)
 		 "\"blocked_complete\":%s",
 		 (int)N.blocked.len, N.blocked.s ? N.blocked.s : "",
 		 N.blocked_read == 1 ? "true" : "false",
-		 N.blocked_read == 1 && N.full4 < POLBIN_NFT_BLOCKED_SIZE &&
-			 N.full6 < POLBIN_NFT_BLOCKED_SIZE
+		 N.blocked_read == 1 &&
+			 (N.cgroup
+			      ? N.full4 + N.full6 < POLBIN_EBPF_BLOCKED_SIZE
+			      : N.full4 < POLBIN_NFT_BLOCKED_SIZE &&
+				    N.full6 < POLBIN_NFT_BLOCKED_SIZE)
 		     ? "true"
 		     : "false");
 }

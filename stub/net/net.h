@@ -10,12 +10,22 @@
 
 #define POLEXEC_MAX_NET_ADDRS 64 /* addresses pinned per net entry */
 
+/* --net-backend: which egress backend the caller forces (docs/EGRESS.md). */
+enum { NET_BACKEND_AUTO = 0, NET_BACKEND_CGROUP, NET_BACKEND_NAMESPACE };
+void net_backend_arg(int backend);
+
 /* The first pasta binary found, or NULL. */
 const char *net_pasta_path(void);
 /* May this user open /dev/net/tun, as pasta must? */
 int net_tun_usable(void);
 /* Parent, deciding layers: the net tier; namespaces asked for. */
 void net_plan(const struct policy *p, struct layer_state *l);
+/* After net_plan: does the cgroup backend want a cgroup v2 of the box's
+ * own (decide.c asks the limits' cgroups for one)? */
+int net_wants_cgroup(void);
+/* After the cgroups are made: made, or why not; how to open it. Falls
+ * back to the namespace (auto) or refuses when it was not made. */
+void net_cgroup(int made, const char *why, int (*open_fd)(void));
 /* Parent: names resolved and pinned, variables bound, the batch built. */
 void net_prepare(const struct policy *p, const struct vars *vars);
 /* Parent, before the clone: the namespace pair, its table, pasta. */

@@ -39,7 +39,7 @@ FUZZ_OPTS    := -max_len=65536 -timeout=10 -rss_limit_mb=2048
 FUZZ_LIB_SRCS := $(wildcard lang/*.c) \
 	$(wildcard compiler/tables/*.c compiler/ir/*.c compiler/sema/*.c) \
 	$(addprefix compiler/,cli/dump.c backend/nft.c backend/nft_print.c \
-	  backend/sections.c) \
+	  backend/ebpf_print.c backend/sections.c) \
 	artifact/polbin_read.c artifact/sha256.c bpf/bpf_disasm.c bpf/wordsat.c
 FUZZ_GEN_SRCS := $(B)/lang/parser.c $(B)/lang/lexer.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(FUZZ_LIB_SRCS)) \

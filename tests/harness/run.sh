@@ -142,11 +142,14 @@ box() {
 		b_n=$((${b_n:-0} + 1))
 		b_trace="strace -f -qq -o $HARNESS_STRACE.$b_n"
 	fi
+	# The namespace backend whoever runs the suite (root would get the
+	# cgroup programs, docs/EGRESS.md, which tests/net checks).
 	# shellcheck disable=SC2086
 	(cd "$S/ws" && env -i HOME="$S/home" TERM=dumb LANG=C.UTF-8 \
 		WORKSPACE="$S/ws" CLAUDE_CODE_DIR="$NM/@anthropic-ai" \
 		CODEX_DIR="$NM/@openai" \
-		timeout -k 5 120 $b_trace "$B/polexec" --record "$T/rec.json" "$b_art" -- \
+		timeout -k 5 120 $b_trace "$B/polexec" --net-backend=namespace \
+		--record "$T/rec.json" "$b_art" -- \
 		"$@" </dev/null >"$T/stdout" 2>"$T/stderr")
 	RC=$?
 	OUT=$(cat "$T/stdout")

@@ -56,6 +56,16 @@ suite_paths
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# nb: polexec's option forcing the egress backend of this pass
+# (NET_BACKEND: namespace, then cgroup, in the root pass; unset, so auto,
+# in the uid 65534 pass, which may not attach programs).
+nb() { [ -z "${NET_BACKEND:-}" ] || echo "--net-backend=$NET_BACKEND"; }
+
+# The egress the record names for net filtered in this pass.
+filtered_egress() {
+	if [ "${NET_BACKEND:-}" = cgroup ]; then echo cgroup-ebpf; else echo nft+pasta; fi
+}
+
 # boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
 # box, with a run record in $T/rec.json: OUT, ERR, RC. Returns 1 (and says
 # so) when polexec refused (exit 125): the probes never ran, which is not
@@ -65,7 +75,7 @@ boxsh() {
 	# into files, not a pipe: a process left behind holding the box's
 	# stdout must not hang the suite
 	# shellcheck disable=SC2086
-	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" --record "$T/rec.json" \
+	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" $(nb) --record "$T/rec.json" \
 		"$@" >"$T/stdout" 2>"$T/stderr" </dev/null
 	RC=$?
 	OUT=$(cat "$T/stdout")
@@ -140,13 +150,15 @@ record_blocked() {
 	rec '.layers.net.blocked[]?' | sort
 }
 
-# expect_filtered_record: the record says net filtered through nft+pasta.
+# expect_filtered_record: the record says net filtered through nft+pasta
+# (cgroup-ebpf in the cgroup pass).
 expect_filtered_record() {
 	jq -e . "$T/rec.json" >/dev/null 2>&1 ||
 		{ say "    FAIL: no run record (JSON) at $T/rec.json"; return 1; }
 	expect "record: net tier" "$(rec .layers.net.tier)" enforced &&
 		expect "record: net mode" "$(rec .layers.net.mode)" filtered &&
-		expect "record: egress" "$(rec .layers.net.egress)" nft+pasta &&
+		expect "record: egress" "$(rec .layers.net.egress)" \
+			"$(filtered_egress)" &&
 		expect "record: blocked is a list" \
 			"$(rec '.layers.net.blocked | type')" array
 }
@@ -177,7 +189,7 @@ expect_not_in_blocked() {
 # command (exit 125), which never runs: ERR, RC.
 refusal() {
 	# shellcheck disable=SC2086
-	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" --record "$T/rec.json" \
+	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" $(nb) --record "$T/rec.json" \
 		"$@" -- /bin/sh -c "echo ran >'$T/canary'" \
 		>"$T/stdout" 2>"$T/stderr" </dev/null
 	RC=$?
@@ -477,10 +489,15 @@ t_filtered_pinned_names() {
 		blocked "other.test's address" "tcp $H2 8080" &&
 		blocked "svc.test, another port" "tcp svc.test 80" &&
 		expect_filtered_record &&
-		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" &&
-		expect "denials name the pinned host" \
-			"$(rec '[.denials[] | select(.layer == "net") | .destination + "=" + (.host // "-")] | sort | join(" ")')" \
-			"$(printf '%s\n' "$H1:80/tcp=svc.test" "$H2:8080/tcp=-" | sort | tr '\n' ' ' | sed 's/ $//')" ||
+		expect_in_blocked "$H2:8080/tcp" "$H1:80/tcp" || return 1
+	# other.test asked of 127.0.0.1:53 (glibc's resolver, none named):
+	# the box's own loopback in its namespace, the host's in the cgroup
+	# backend, where it is refused and recorded
+	dns=
+	[ "${NET_BACKEND:-}" = cgroup ] && dns="127.0.0.1:53/udp=-"
+	expect "denials name the pinned host" \
+		"$(rec '[.denials[] | select(.layer == "net") | .destination + "=" + (.host // "-")] | sort | join(" ")')" \
+		"$(printf '%s\n' "$H1:80/tcp=svc.test" "$H2:8080/tcp=-" $dns | sort | tr '\n' ' ' | sed 's/ $//')" ||
 		return 1
 	boxsh "$ART/names.polbin" -- /bin/sh -c \
 		'cat /etc/hosts; echo ---; cat /etc/resolv.conf 2>/dev/null' ||
@@ -1037,7 +1054,7 @@ t_no_relay_left_behind() {
 	expect "exit of /bin/true" "$RC" 0 &&
 		expect "no polexec process left" "$(polexec_pids)" "" ||
 		return 1
-	"$POLEXEC" "$ART/loopback.polbin" -- /bin/sh -c \
+	"$POLEXEC" $(nb) "$ART/loopback.polbin" -- /bin/sh -c \
 		"'$BIN/netprobe' tcp 127.0.0.1 $LO_OK; exec /bin/sleep 10" \
 		>"$T/out" 2>"$T/err" &
 	pe=$!
@@ -1073,7 +1090,7 @@ t_no_pasta_left_behind() {
 	expect "exit 3" "$RC" 3 && no_new_pasta "$before" || return 1
 	boxsh "$ART/loopback.polbin" -- /bin/true || return 1
 	no_new_pasta "$before" || return 1
-	"$POLEXEC" "$ART/filtered.polbin" -- /bin/sleep 10 \
+	"$POLEXEC" $(nb) "$ART/filtered.polbin" -- /bin/sleep 10 \
 		>"$T/out" 2>"$T/err" &
 	pe=$!
 	i=0
@@ -1108,7 +1125,7 @@ t_no_pasta_left_behind() {
 		return 1
 	# polexec itself SIGKILLed (no cleanup runs): pasta's parent-death
 	# signal ends it, and the box's ends the box
-	"$POLEXEC" "$ART/filtered.polbin" -- /bin/sleep 10 \
+	"$POLEXEC" $(nb) "$ART/filtered.polbin" -- /bin/sleep 10 \
 		>"$T/out" 2>"$T/err" &
 	pe=$!
 	i=0
@@ -1129,6 +1146,239 @@ t_no_pasta_left_behind() {
 	no_new_pasta "$before" &&
 		expect "the box's sleep after polexec's SIGKILL" \
 			"$(pgrep -f '^/bin/sleep 10$' | wc -l)" 0
+}
+
+# --- the cgroup eBPF backend (docs/EGRESS.md, "The cgroup backend") ------
+#
+# t_cgroup_* run in the root pass's cgroup pass (NET_BACKEND=cgroup), the
+# box in the outer namespace itself, in a cgroup of its own with the
+# programs attached; the ways around connect() each tried, with a twin
+# where the way leads somewhere.
+
+# IPv4-mapped addresses on an AF_INET6 socket are judged as IPv4; TCP Fast
+# Open (sendto with MSG_FASTOPEN, no connect) and unconnected UDP
+# (sendto) are judged as connect is; the host's loopback, also as 0.0.0.0
+# and ::ffff:127.0.0.1, only on a listed port (none here).
+t_cgroup_ways_around_connect() {
+	boxp "$ART/filtered.polbin" -- "tcp ::ffff:$H1 8080" \
+		"tcp ::ffff:$H1 80" "tfo $H1 8080" "tfo $H1 80" \
+		"tfo $H1_6 80" "udpto $H1 5353" "udpto $H1 5354" \
+		"udpto $H2 5353" "tcp 127.0.0.1 $LO_OK" "tcp 0.0.0.0 $LO_OK" \
+		"tcp ::ffff:127.0.0.1 $LO_OK" "tcp ::1 $LO_ECHO" || return 1
+	reached "IPv4-mapped, allowed" "tcp ::ffff:$H1 8080" "h1:8080/tcp" &&
+		blocked "IPv4-mapped h1:80" "tcp ::ffff:$H1 80" &&
+		reached "TFO to the allowed" "tfo $H1 8080" "h1:8080/tcp" &&
+		blocked "TFO to h1:80" "tfo $H1 80" &&
+		blocked "TFO to [h1]:80" "tfo $H1_6 80" &&
+		reached "unconnected udp, listed" "udpto $H1 5353" \
+			"h1:5353/udp" &&
+		blocked "unconnected udp h1:5354" "udpto $H1 5354" &&
+		blocked "unconnected udp h2:5353" "udpto $H2 5353" &&
+		blocked "the host's loopback" "tcp 127.0.0.1 $LO_OK" &&
+		blocked "0.0.0.0 (the host's loopback)" "tcp 0.0.0.0 $LO_OK" &&
+		blocked "::ffff:127.0.0.1" "tcp ::ffff:127.0.0.1 $LO_OK" &&
+		blocked "::1" "tcp ::1 $LO_ECHO" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H1:80/tcp" "[$H1_6]:80/tcp" \
+			"$H1:5354/udp" "$H2:5353/udp" "127.0.0.1:$LO_OK/tcp" \
+			"0.0.0.0:$LO_OK/tcp" &&
+		expect_not_in_blocked "$H1:8080/tcp" "$H1:5353/udp" || return 1
+	# twins: each blocked way leads somewhere from here
+	expect "twin: TFO to h1:80 outside" "$(outside tfo $H1 80)" \
+		"h1:80/tcp" &&
+		expect "twin: udpto h2:5353 outside" \
+			"$(outside udpto $H2 5353)" "h2:5353/udp" &&
+		expect "twin: IPv4-mapped h1:80 outside" \
+			"$(outside tcp "::ffff:$H1" 80)" "h1:80/tcp" &&
+		expect "twin: 0.0.0.0 outside" \
+			"$(outside tcp 0.0.0.0 $LO_OK)" "lo:$LO_OK/tcp"
+}
+
+# The box's own cgroup: the one whose cgroup.procs lists the box's shell
+# (its pid is the same in the box and here: no view, no pid namespace).
+box_cgroup_script='for d in /sys/fs/cgroup/unified/polexec-*; do
+	case $d in *.self) continue;; esac
+	grep -qx "$$" "$d/cgroup.procs" 2>/dev/null && cg=$d
+done
+echo "cgroup: ${cg:-none}"'
+
+# The box cannot undo its programs: detaching them (BPF_F_ALLOW_MULTI:
+# not without their fds), attaching one of its own (no CAP_BPF), leaving
+# its cgroup for the root one or its parent (the cgroup2 mount is
+# read-only in the box). After the attempts the blocked destination is
+# still blocked, the allowed one reached.
+t_cgroup_box_cannot_undo() {
+	boxsh "$ART/filtered.polbin" -- /bin/sh -c "$box_cgroup_script
+		[ -n \"\$cg\" ] || exit 9
+		'$BIN/netprobe' bpfdetach \$cg | sed 's/^[^:]*:/bpfdetach:/'
+		'$BIN/netprobe' bpfattach \$cg | sed 's/^[^:]*:/bpfattach:/'
+		'$BIN/netprobe' cgmove /sys/fs/cgroup/unified |
+			sed 's/^[^:]*:/cgmove root:/'
+		'$BIN/netprobe' cgmove \$cg/.. | sed 's/^[^:]*:/cgmove parent:/'
+		'$BIN/netprobe' tcp $H1 80
+		'$BIN/netprobe' tcp $H1 8080" || return 1
+	expect_match "the box found its cgroup" "$(res cgroup)" \
+		'^/sys/fs/cgroup/unified/polexec-' &&
+		expect_match "detach" "$(res bpfdetach)" '^errno=E' &&
+		expect_match "attach its own" "$(res bpfattach)" '^errno=E' &&
+		expect_match "move to the root cgroup" "$(res "cgmove root")" \
+			'^errno=E' &&
+		expect_match "move to the parent" "$(res "cgmove parent")" \
+			'^errno=E' &&
+		blocked "h1:80 after the attempts" "tcp $H1 80" &&
+		reached "h1:8080 after the attempts" "tcp $H1 8080" \
+			"h1:8080/tcp" &&
+		expect_filtered_record && expect_in_blocked "$H1:80/tcp" ||
+		return 1
+	# twins: root here attaches to, and moves into, a cgroup of the
+	# test's own (removed after)
+	cg=/sys/fs/cgroup/unified/polc-net-test-$$
+	mkdir "$cg" || return 1
+	a=$("$BIN/netprobe" bpfattach "$cg")
+	m=$("$BIN/netprobe" cgmove "$cg")
+	rmdir "$cg"
+	expect "twin: attach to a cgroup of ours" "$a" "bpfattach $cg: ok" &&
+		expect "twin: move into it" "$m" "cgmove $cg: ok"
+}
+
+# `net none` with loopback ports: the listed ports of the host's loopback
+# reached directly (no relay), 4 MiB echoed whole, the others refused,
+# and h1 too.
+t_cgroup_loopback_ports() {
+	boxp "$ART/loopback.polbin" -- "tcp 127.0.0.1 $LO_OK" \
+		"tcp 127.0.0.1 $LO_NO" "tcp $H1 8080" \
+		"echo 127.0.0.1 $LO_ECHO 4194304" "echo ::1 $LO_ECHO 1000000" ||
+		return 1
+	reached "listed port" "tcp 127.0.0.1 $LO_OK" "lo:$LO_OK/tcp" &&
+		blocked "unlisted port" "tcp 127.0.0.1 $LO_NO" &&
+		blocked "h1" "tcp $H1 8080" &&
+		expect "4 MiB echoed over 127.0.0.1" \
+			"$(res "echo 127.0.0.1 $LO_ECHO 4194304")" \
+			"4194304 bytes back" &&
+		expect "1 MB echoed over ::1" \
+			"$(res "echo ::1 $LO_ECHO 1000000")" "1000000 bytes back" &&
+		expect "record: egress" "$(rec .layers.net.egress)" cgroup-ebpf
+}
+
+# listen() without bind (the kernel picks the port, no bind hook runs)
+# serves nobody outside the box: the ingress program drops what comes
+# from a destination the policy does not list. A bind to a port of the
+# box's choosing is refused. Twin: the same server outside a box.
+t_cgroup_listen_serves_nobody() {
+	srv="import socket, sys, time
+s = socket.socket(); s.listen(4)
+print('port', s.getsockname()[1], flush=True)
+b = socket.socket()
+try:
+    b.bind(('0.0.0.0', $LO_NO + 97)); print('bind: ok', flush=True)
+except OSError as e:
+    print('bind: errno', e.errno, flush=True)
+s.settimeout(4)
+try:
+    c, a = s.accept(); c.send(b'box\n'); time.sleep(0.5)
+except OSError:
+    pass"
+	for where in box outside; do
+		if [ $where = box ]; then
+			"$POLEXEC" $(nb) "$ART/filtered.polbin" -- \
+				/usr/bin/python3 -c "$srv" >"$T/$where" 2>&1 &
+		else
+			/usr/bin/python3 -c "$srv" >"$T/$where" 2>&1 &
+		fi
+		pid=$!
+		i=0
+		while [ $i -lt 50 ] && ! grep -q '^bind' "$T/$where"; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		port=$(sed -n 's/^port //p' "$T/$where")
+		r=$(outside tcp 127.0.0.1 "${port:-1}")
+		wait $pid
+		eval "r_$where=\$r; b_$where=\$(sed -n 's/^bind: //p' \"\$T/\$where\")"
+	done
+	# shellcheck disable=SC2154
+	expect_match "a client of the box's automatic port" "$r_box" \
+		'^(errno=E|timeout)' &&
+		expect "bind to a port of its own in the box" "$b_box" \
+			"errno 1" &&
+		expect "twin: the same server outside" "$r_outside" "box" &&
+		expect "twin: its bind outside" "$b_outside" "ok"
+}
+
+# The policy says `backend cgroup`: a caller who may not attach programs
+# (uid 65534) is refused, and so is --net-backend namespace; root runs it
+# there. --net-backend cgroup with an artifact that has no programs (a
+# plain net none) is refused.
+t_backend_forced() {
+	if ! is_root; then
+		refusal "$ART/cgroup.polbin" &&
+			expect_match "names what is missing" "$ERR" \
+				'CAP_BPF and CAP_NET_ADMIN'
+		return
+	fi
+	if [ "${NET_BACKEND:-}" != cgroup ]; then
+		refusal "$ART/cgroup.polbin" &&
+			expect_match "names the conflict" "$ERR" \
+				"backend cgroup"
+		return
+	fi
+	boxp "$ART/cgroup.polbin" -- "tcp $H1 8080" "tcp $H1 80" || return 1
+	reached "h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "h1:80" "tcp $H1 80" &&
+		expect "record: egress" "$(rec .layers.net.egress)" \
+			cgroup-ebpf &&
+		refusal "$ART/net_none.polbin" &&
+		expect_match "no programs to force" "$ERR" \
+			'artifact has no cgroup programs'
+}
+
+# A socket of the caller's network on the box's stdin is a way around any
+# backend (it belongs to neither the box's namespace nor its cgroup):
+# refused. Twin: a Unix socket there runs.
+t_outside_socket_refused() {
+	hand="import socket, subprocess, sys
+s = socket.socket(socket.AF_INET if sys.argv[1] == 'inet' else
+                  socket.AF_UNIX)
+sys.exit(subprocess.call(sys.argv[2:], stdin=s.fileno()))"
+	/usr/bin/python3 -c "$hand" inet "$POLEXEC" $(nb) \
+		"$ART/filtered.polbin" -- "$BIN/netprobe" fdtcp 0 $H1 80 \
+		>"$T/out" 2>"$T/err"
+	expect "an IP socket on stdin: exit" "$?" 125 &&
+		expect_match "says why" "$(cat "$T/err")" \
+			'fd 0 is a socket (family 2, type 1, protocol 0) of the caller.s network' || return 1
+	/usr/bin/python3 -c "$hand" unix "$POLEXEC" $(nb) \
+		"$ART/filtered.polbin" -- "$BIN/netprobe" fdtcp 0 $H1 80 \
+		>"$T/out" 2>"$T/err"
+	expect "twin: a Unix socket on stdin: the box ran" "$?" 1 &&
+		expect_match "and its connect failed" "$(cat "$T/out")" \
+			'errno=E'
+}
+
+# The box's cgroup goes when polexec is SIGKILLed (cgroup.c's keeper),
+# which detaches the programs; seen while the box ran.
+t_cgroup_nothing_left_behind() {
+	"$POLEXEC" $(nb) "$ART/filtered.polbin" -- /bin/sleep 10 \
+		>"$T/out" 2>"$T/err" &
+	pe=$!
+	i=0
+	while [ $i -lt 50 ] && ! ls -d /sys/fs/cgroup/unified/polexec-$pe-* \
+		>/dev/null 2>&1; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	seen=$(ls -d /sys/fs/cgroup/unified/polexec-$pe-* 2>/dev/null)
+	kill -KILL $pe
+	wait $pe
+	i=0
+	while [ $i -lt 50 ] && ls -d /sys/fs/cgroup/unified/polexec-$pe-* \
+		>/dev/null 2>&1; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect_match "the box's cgroup while it ran" "$seen" \
+		"^/sys/fs/cgroup/unified/polexec-$pe-" &&
+		expect "none left after polexec's SIGKILL" \
+			"$(ls -d /sys/fs/cgroup/unified/polexec-$pe-* 2>/dev/null)" ""
 }
 
 TESTS="
@@ -1162,13 +1412,50 @@ t_loopback_too_many_ports
 t_filtered_loopback_port
 t_no_pasta_left_behind
 t_unprivileged_needs_tun
+t_backend_forced
+t_outside_socket_refused
+"
+
+# The root pass's second round, NET_BACKEND=cgroup: the egress tests that
+# hold for both backends, then the cgroup backend's own.
+CGROUP_TESTS="
+t_filtered_allowed_reached_others_blocked
+t_filtered_udp_blocked_unless_listed
+t_filtered_ipv6
+t_filtered_deny_carved_out_of_allow
+t_filtered_pinned_names
+t_filtered_pinned_names_in_view
+t_filtered_pinned_names_in_view_files
+t_filtered_variable_entry
+t_backend_forced
+t_outside_socket_refused
+t_cgroup_ways_around_connect
+t_cgroup_box_cannot_undo
+t_cgroup_loopback_ports
+t_cgroup_listen_serves_nobody
+t_cgroup_nothing_left_behind
 "
 
 run_all() {
-	say "--- net suite as $WHO_RUNS"
+	say "--- net suite as $WHO_RUNS${NET_BACKEND:+, --net-backend=$NET_BACKEND}"
 	for t in ${NET_ONLY:-$TESTS}; do
+		case " $(echo $TESTS) " in *" $t "*) ;; *) continue ;; esac
 		in_scratch "$t" box_stderr
 	done
+	if is_root; then
+		NET_BACKEND=cgroup
+		say "--- net suite as $WHO_RUNS, --net-backend=cgroup"
+		for t in ${NET_ONLY:-$CGROUP_TESTS}; do
+			case " $(echo $CGROUP_TESTS) " in
+			*" $t "*) ;;
+			*) continue ;;
+			esac
+			# its own name, so its records are kept apart
+			eval "cgroup_$t() { $t; }"
+			in_scratch "cgroup_$t" box_stderr
+		done
+		NET_BACKEND=namespace
+	fi
 	records_check net "${NET_ONLY:-}"
 	rm -rf "$SCRATCH"
 }
@@ -1248,6 +1535,7 @@ setup_outer || fatal "cannot build the test hosts"
 setup_dns || fatal "cannot start the DNS servers"
 setup_knockers || fatal "cannot start h2's knockers"
 netlab_use net
+NET_BACKEND=namespace
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"
 unprivileged_pass net NET_INNER="$SHARED" ${NET_ONLY:+NET_ONLY="$NET_ONLY"}

@@ -72,8 +72,11 @@ rbox() {
 	done
 	shift
 	mkdir -p "$T/ws" || return 1
+	# The namespace backend, as for any caller: root would get the cgroup
+	# programs (docs/EGRESS.md), which tests/net checks.
 	# shellcheck disable=SC2086
 	(cd "$T/ws" && exec timeout -k 5 "$BOX_SECS" "$POLEXEC" \
+		--net-backend=namespace \
 		--record "$T/rec.json" --var WORKSPACE="$T/ws" $rb_opts \
 		"$rb_art" -- "$@") >"$T/stdout" 2>"$T/stderr" </dev/null
 	RC=$?

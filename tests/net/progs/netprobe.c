@@ -47,6 +47,17 @@
 //                      egress table. Deliberately no "every table" form:
 //                      run by mistake outside a namespace, that would
 //                      flush the host's ruleset.
+//   tfo HOST PORT      TCP Fast Open: sendto(MSG_FASTOPEN) to HOST:PORT
+//                      on an unconnected socket, print the server's line
+//   udpto HOST PORT    unconnected UDP: sendto, then the reply
+//   fdtcp FD HOST PORT connect the socket at FD (handed in from outside)
+//   bpfdetach DIR      BPF_PROG_DETACH of the connect4 programs of the
+//                      cgroup DIR: "ok" or the errno
+//   bpfattach DIR      load an allow-everything connect4 program and
+//                      attach it to DIR with BPF_F_ALLOW_MULTI: "ok" or
+//                      the errno
+//   cgmove DIR         write "0" to DIR/cgroup.procs (this process
+//                      leaves its cgroup for DIR): "ok" or the errno
 //
 // The whole run is bounded by an alarm (5 s).
 #include <arpa/inet.h>
@@ -71,6 +82,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 
 #define TIMEOUT_MS 1500
 
@@ -343,6 +355,124 @@ static int probe_reuse(const char *fdtext, const char *host, const char *port)
 	return print_token(buf, r);
 }
 
+// The server's line on fd, connected or connecting.
+static int read_token(int fd)
+{
+	int e = wait_fd(fd, POLLIN);
+	if (e)
+		return fail_errno(e);
+	char buf[256];
+	ssize_t r = read(fd, buf, sizeof(buf));
+	if (r < 0)
+		return fail_errno(errno);
+	if (r == 0) {
+		printf("%s: connected, no token\n", what);
+		return 1;
+	}
+	return print_token(buf, r);
+}
+
+static int probe_tfo(const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	if (!ai)
+		return 1;
+	int fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return fail_errno(errno);
+	if (sendto(fd, "hi\n", 3, MSG_FASTOPEN, ai->ai_addr, ai->ai_addrlen) <
+	    0)
+		return fail_errno(errno);
+	return read_token(fd);
+}
+
+static int probe_udpto(const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_DGRAM);
+	if (!ai)
+		return 1;
+	int fd = socket(ai->ai_family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return fail_errno(errno);
+	if (sendto(fd, "ping\n", 5, 0, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	return read_token(fd);
+}
+
+static int probe_fdtcp(const char *fds, const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	int fd = atoi(fds);
+	if (!ai)
+		return 1;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	return read_token(fd);
+}
+
+static long bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(SYS_bpf, cmd, a, sizeof(*a));
+}
+
+static int probe_bpfdetach(const char *dir)
+{
+	int cg = open(dir, O_RDONLY | O_DIRECTORY);
+	if (cg < 0)
+		return fail_errno(errno);
+	union bpf_attr a;
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (unsigned)cg;
+	a.attach_type = BPF_CGROUP_INET4_CONNECT;
+	if (bpf(BPF_PROG_DETACH, &a) < 0)
+		return fail_errno(errno);
+	printf("%s: ok\n", what);
+	return 0;
+}
+
+static int probe_bpfattach(const char *dir)
+{
+	struct bpf_insn prog[] = {
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 1},
+	    {.code = BPF_JMP | BPF_EXIT},
+	};
+	int cg = open(dir, O_RDONLY | O_DIRECTORY);
+	if (cg < 0)
+		return fail_errno(errno);
+	union bpf_attr a;
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_CGROUP_SOCK_ADDR;
+	a.expected_attach_type = BPF_CGROUP_INET4_CONNECT;
+	a.insns = (unsigned long)prog;
+	a.insn_cnt = 2;
+	a.license = (unsigned long)"MIT";
+	int fd = (int)bpf(BPF_PROG_LOAD, &a);
+	if (fd < 0)
+		return fail_errno(errno);
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (unsigned)cg;
+	a.attach_bpf_fd = (unsigned)fd;
+	a.attach_type = BPF_CGROUP_INET4_CONNECT;
+	a.attach_flags = BPF_F_ALLOW_MULTI;
+	if (bpf(BPF_PROG_ATTACH, &a) < 0)
+		return fail_errno(errno);
+	printf("%s: ok\n", what);
+	return 0;
+}
+
+static int probe_cgmove(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return fail_errno(errno);
+	if (write(fd, "0", 1) != 1)
+		return fail_errno(errno);
+	printf("%s: ok\n", what);
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -575,7 +705,8 @@ static int usage(void)
 		"vsock | resolve NAME | "
 		"raw | raw6 | packet | netlink N | iouring | routes | "
 		"echo HOST PORT N | "
-		"nftdel FAMILY TABLE\n");
+		"nftdel FAMILY TABLE | tfo|udpto HOST PORT | "
+		"fdtcp FD HOST PORT | bpfdetach|bpfattach|cgmove DIR\n");
 	return 2;
 }
 
@@ -696,5 +827,17 @@ int main(int argc, char **argv)
 		return probe_ptrace(argv[2]);
 	if (strcmp(c, "nftdel") == 0 && argc == 4)
 		return probe_nftdel(argv[2], argv[3]);
+	if (strcmp(c, "tfo") == 0 && argc == 4)
+		return probe_tfo(argv[2], argv[3]);
+	if (strcmp(c, "udpto") == 0 && argc == 4)
+		return probe_udpto(argv[2], argv[3]);
+	if (strcmp(c, "fdtcp") == 0 && argc == 5)
+		return probe_fdtcp(argv[2], argv[3], argv[4]);
+	if (strcmp(c, "bpfdetach") == 0 && argc == 3)
+		return probe_bpfdetach(argv[2]);
+	if (strcmp(c, "bpfattach") == 0 && argc == 3)
+		return probe_bpfattach(argv[2]);
+	if (strcmp(c, "cgmove") == 0 && argc == 3)
+		return probe_cgmove(argv[2]);
 	return usage();
 }

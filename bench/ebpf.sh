@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The cgroup eBPF egress backend against the namespace backend and bare
+# (issue 25), in one run, inside a throwaway network and mount namespace
+# whose only way out is a veth pair with no far end (as net_startup.sh):
+#
+#   start    polexec net-filtered.polbin -- /bin/true, --net-backend=cgroup
+#            and =namespace; net none; /bin/true (hyperfine, RUNS runs)
+#   rss      the peak resident set of each (/usr/bin/time -v)
+#   curl     200 requests to a web server on the namespace's 127.0.0.1, a
+#            connection each (HTTP/1.0), from a box whose policy lists the
+#            port as `loopback` (cgroup: the box connects itself; namespace:
+#            polexec's relay), and bare (CURL_RUNS runs)
+#   bulk     1 GiB from the same server over one connection to /dev/null
+#            (BULK_RUNS runs), the same three ways
+#
+# Medians and ratios, printed and kept in $B/bench/ebpf.txt. Timing is
+# reported, never asserted. Needs root (namespaces; CAP_BPF for the cgroup
+# backend).
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+bench_setup 100 hyperfine jq pasta unshare ip curl python3
+CURL_RUNS=${CURL_RUNS:-20}
+BULK_RUNS=${BULK_RUNS:-5}
+
+if [ -z "${BENCH_EBPF_OUTER:-}" ]; then
+	[ "$(id -u)" = 0 ] || {
+		echo "bench: ebpf.sh needs root" >&2
+		exit 2
+	}
+	BENCH_EBPF_OUTER=1 exec unshare --net --mount --propagation private \
+		sh "$0" "$@"
+fi
+
+bench_veth
+
+W=$(mktemp -d /tmp/polc-bench-ebpf.XXXXXX)
+SRV=
+trap 'kill $SRV 2>/dev/null; rm -rf "$W"' EXIT
+mkdir -p "$OUT" "$W/www" "$W/run"
+i=0
+while [ $i -lt 200 ]; do
+	echo "page $i" >"$W/www/p$i.txt"
+	i=$((i + 1))
+done
+truncate -s 1G "$W/www/big"
+PORT=39301
+(cd "$W/www" && exec python3 -m http.server --bind 127.0.0.1 $PORT \
+	>/dev/null 2>&1) &
+SRV=$!
+i=0
+until curl -s -o /dev/null "http://127.0.0.1:$PORT/p0.txt"; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || { echo "bench: the web server did not start" >&2; exit 1; }
+	sleep 0.1
+done
+
+cat >"$W/filtered.pol" <<EOF
+policy "bench-ebpf-filtered" {
+  net filtered {
+    allow 10.77.1.2:443
+    allow 10.77.1.0/24:8000-8100
+    allow [fd77:1::2]:443
+    allow 10.77.1.2:53 udp
+    loopback $PORT
+  }
+}
+EOF
+cat >"$W/none.pol" <<'EOF'
+policy "bench-ebpf-none" {
+  net none
+}
+EOF
+"$POLC" build "$W/filtered.pol" -o "$W/filtered.polbin" 2>/dev/null
+"$POLC" build "$W/none.pol" -o "$W/none.polbin" 2>/dev/null
+
+CG="$POLEXEC --net-backend=cgroup $W/filtered.polbin --"
+NS="$POLEXEC --net-backend=namespace $W/filtered.polbin --"
+# absolute paths: the box's environment has no PATH
+CURL="cd $W/run && /bin/rm -rf got && /bin/mkdir got && /usr/bin/curl -sS --fail -o 'got/#1' 'http://127.0.0.1:$PORT/p[0-199].txt'"
+BULK="/usr/bin/curl -sS --fail -o /dev/null http://127.0.0.1:$PORT/big"
+
+hyperfine -N --style basic --warmup 10 --runs "$RUNS" \
+	--export-json "$OUT/ebpf-start.json" \
+	-n true /bin/true -n none "$POLEXEC $W/none.polbin -- /bin/true" \
+	-n cgroup "$CG /bin/true" -n namespace "$NS /bin/true" >/dev/null
+hyperfine --style basic --warmup 2 --runs "$CURL_RUNS" \
+	--export-json "$OUT/ebpf-curl.json" \
+	-n bare "$CURL" -n cgroup "$CG /bin/sh -c \"$CURL\"" \
+	-n namespace "$NS /bin/sh -c \"$CURL\"" >/dev/null
+hyperfine --style basic --warmup 1 --runs "$BULK_RUNS" \
+	--export-json "$OUT/ebpf-bulk.json" \
+	-n bare "$BULK" -n cgroup "$CG $BULK" -n namespace "$NS $BULK" \
+	>/dev/null
+
+ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+{
+	echo "start of a box, median of $RUNS (ms):"
+	for n in true none cgroup namespace; do
+		printf '  %-10s %s\n' $n "$(ms "$(hf_median "$OUT/ebpf-start.json" $n)")"
+	done
+	echo "peak RSS (KiB):"
+	# shellcheck disable=SC2086
+	printf '  %-10s %s\n' none "$(peak_kib $POLEXEC "$W/none.polbin" -- /bin/true)" \
+		cgroup "$(peak_kib $CG /bin/true)" \
+		namespace "$(peak_kib $NS /bin/true)"
+	bare=$(hf_median "$OUT/ebpf-curl.json" bare)
+	echo "curl, 200 connections, median of $CURL_RUNS (ms; x bare):"
+	for n in bare cgroup namespace; do
+		m=$(hf_median "$OUT/ebpf-curl.json" $n)
+		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$m" "$bare")"
+	done
+	bare=$(hf_median "$OUT/ebpf-bulk.json" bare)
+	echo "1 GiB over one connection, median of $BULK_RUNS (ms; throughput x bare):"
+	for n in bare cgroup namespace; do
+		m=$(hf_median "$OUT/ebpf-bulk.json" $n)
+		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$bare" "$m")"
+	done
+} | tee "$OUT/ebpf.txt"

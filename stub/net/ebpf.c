@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cgroup eBPF egress backend (the EBPF section, artifact/sections.h;
+ * docs/EGRESS.md, "The cgroup backend"), with raw bpf() calls: no libbpf
+ * in polexec.
+ *
+ *   maps      "rules" (LPM trie): the section's rules, then one RT rule
+ *             per pinned address of a runtime entry (the ranges of every
+ *             entry pinned to it merged); "blocked" (hash): the evidence.
+ *             Both frozen once filled: no syscall changes them again (the
+ *             programs still add to "blocked").
+ *   programs  the section's nine, each BPF_LD_IMM64 of a map number made
+ *             the map's fd, loaded, attached to the box's own cgroup with
+ *             BPF_F_ALLOW_MULTI (a flags=0 program can be detached by any
+ *             process, without capabilities or the program's fd), then
+ *             their fds closed: the cgroup holds them, and removing it
+ *             (cgroup.c, also its keeper after a SIGKILL) detaches them.
+ *
+ * The box child joins that cgroup before anything else (child.c), so
+ * every socket it makes is judged; and it gets a cgroup namespace rooted
+ * there, so it cannot move itself out.
+ */
+#include "ebpf.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+#include <linux/capability.h>
+
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+#define RULE_LEN (POLBIN_EBPF_KEY_LEN + POLBIN_EBPF_VAL_LEN)
+
+static struct {
+	int blocked; /* the evidence map's fd, or -1 */
+} E = {-1};
+
+static long sys_bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(SYS_bpf, cmd, a, sizeof(*a));
+}
+
+/* The initial user namespace's inode number (PROC_USER_INIT_INO). */
+#define USERNS_INIT_INO 0xEFFFFFFDu
+
+/* Capabilities count for bpf() only in the initial user namespace: root
+ * of a namespace of its own (unshare -Ur) has them all, there. */
+int ebpf_capable(void)
+{
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	struct stat st;
+
+	if (stat("/proc/self/ns/user", &st) != 0 ||
+	    st.st_ino != USERNS_INIT_INO)
+		return 0;
+	if (syscall(SYS_capget, &hdr, d) != 0)
+		return 0;
+	return (d[CAP_BPF / 32].effective >> (CAP_BPF % 32) & 1) &&
+	       (d[0].effective >> CAP_NET_ADMIN & 1);
+}
+
+static int map_create(uint32_t type, uint32_t key, uint32_t val, uint32_t max,
+		      uint32_t flags, const char *name)
+{
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = key;
+	a.value_size = val;
+	a.max_entries = max;
+	a.map_flags = flags;
+	strncpy(a.map_name, name, sizeof(a.map_name) - 1);
+	fd = (int)sys_bpf(BPF_MAP_CREATE, &a);
+	if (fd < 0)
+		die_with_error("net: cgroup backend: create the map %s", name);
+	return fd;
+}
+
+static int map_op(int cmd, int fd, const void *key, const void *val,
+		  uint64_t flags)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fd;
+	a.key = (uint64_t)(uintptr_t)key;
+	a.value = (uint64_t)(uintptr_t)val;
+	a.flags = flags;
+	return (int)sys_bpf(cmd, &a);
+}
+
+static uint16_t rd16(const uint8_t *d)
+{
+	return (uint16_t)(d[0] | d[1] << 8);
+}
+
+/* The map's value: the ports lo..hi set in the bitmap. */
+static void bits_set(uint8_t *bm, uint32_t lo, uint32_t hi)
+{
+	for (; lo <= hi; lo++)
+		bm[lo >> 3] |= (uint8_t)(1u << (lo & 7));
+}
+
+static void fill_rules(int fd, const struct net_ebpf *s,
+		       const struct ebpf_pin *pins, uint32_t npins)
+{
+	static uint8_t bm[POLBIN_EBPF_MAP_VAL_LEN];
+	uint8_t key[POLBIN_EBPF_KEY_LEN];
+	uint32_t i, j, n;
+
+	for (i = 0; i < s->nrules; i++) {
+		const uint8_t *k = s->rules + (size_t)i * RULE_LEN;
+		const uint8_t *v = k + POLBIN_EBPF_KEY_LEN;
+
+		memset(bm, 0, sizeof(bm));
+		n = rd16(v);
+		for (j = 0; j < n && j < POLBIN_EBPF_MAX_RANGES; j++)
+			bits_set(bm, rd16(v + 4 + 4 * j), rd16(v + 6 + 4 * j));
+		if (map_op(BPF_MAP_UPDATE_ELEM, fd, k, bm, BPF_NOEXIST) < 0)
+			die_with_error("net: cgroup backend: rule %u", i);
+	}
+	/* a pinned address: its entries' ports added to what is there */
+	for (i = 0; i < npins; i++) {
+		const struct ebpf_pin *p = &pins[i];
+
+		memset(key, 0, sizeof(key));
+		key[0] = (uint8_t)(32 + (p->v6 ? 128 : 32));
+		key[4] = p->v6 ? POLBIN_EBPF_K_RT6 : POLBIN_EBPF_K_RT4;
+		key[5] = p->proto;
+		memcpy(key + 8, p->a, p->v6 ? 16 : 4);
+		if (map_op(BPF_MAP_LOOKUP_ELEM, fd, key, bm, 0) < 0) {
+			if (errno != ENOENT)
+				die_with_error("net: cgroup backend: look up a "
+					       "pinned address");
+			memset(bm, 0, sizeof(bm));
+		}
+		bits_set(bm, p->lo, p->hi);
+		if (map_op(BPF_MAP_UPDATE_ELEM, fd, key, bm, BPF_ANY) < 0)
+			die_with_error("net: cgroup backend: add a pinned "
+				       "address");
+	}
+}
+
+static void freeze(int fd, const char *name)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fd;
+	if (sys_bpf(BPF_MAP_FREEZE, &a) < 0)
+		die_with_error("net: cgroup backend: freeze the map %s", name);
+}
+
+static const struct {
+	uint32_t type, attach;
+	const char *name;
+} hooks[POLBIN_EBPF_NPROG] = {
+    [POLBIN_EBPF_SOCK_CREATE] = {BPF_PROG_TYPE_CGROUP_SOCK,
+				 BPF_CGROUP_INET_SOCK_CREATE, "sock_create"},
+    [POLBIN_EBPF_CONNECT4] = {BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+			      BPF_CGROUP_INET4_CONNECT, "connect4"},
+    [POLBIN_EBPF_CONNECT6] = {BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+			      BPF_CGROUP_INET6_CONNECT, "connect6"},
+    [POLBIN_EBPF_SENDMSG4] = {BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+			      BPF_CGROUP_UDP4_SENDMSG, "sendmsg4"},
+    [POLBIN_EBPF_SENDMSG6] = {BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+			      BPF_CGROUP_UDP6_SENDMSG, "sendmsg6"},
+    [POLBIN_EBPF_BIND4] = {BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+			   BPF_CGROUP_INET4_BIND, "bind4"},
+    [POLBIN_EBPF_BIND6] = {BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+			   BPF_CGROUP_INET6_BIND, "bind6"},
+    [POLBIN_EBPF_EGRESS] = {BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_EGRESS,
+			    "egress"},
+    [POLBIN_EBPF_INGRESS] = {BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS,
+			     "ingress"},
+};
+
+/* The verifier's last words, for a refusal. */
+static char vlog[4096];
+
+static void load_attach(const struct net_ebpf *s, uint32_t h,
+			const int maps[POLBIN_EBPF_NMAPS], int cgfd)
+{
+	struct bpf_insn *in = xcalloc(s->ninsn[h], sizeof(*in));
+	union bpf_attr a;
+	uint32_t i;
+	int fd;
+
+	memcpy(in, s->prog[h], s->ninsn[h] * sizeof(*in));
+	/* artifact.c checked every map load: its number is below NMAPS */
+	for (i = 0; i < s->ninsn[h]; i++)
+		if (in[i].code == (BPF_LD | BPF_DW | BPF_IMM) &&
+		    in[i].src_reg == BPF_PSEUDO_MAP_FD)
+			in[i].imm = maps[in[i].imm];
+	memset(&a, 0, sizeof(a));
+	a.prog_type = hooks[h].type;
+	a.expected_attach_type = hooks[h].attach;
+	a.insns = (uint64_t)(uintptr_t)in;
+	a.insn_cnt = s->ninsn[h];
+	a.license = (uint64_t)(uintptr_t) "Dual MIT/GPL";
+	memcpy(a.prog_name, hooks[h].name, strlen(hooks[h].name));
+	fd = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	if (fd < 0) { /* once more, for the verifier's reason */
+		a.log_buf = (uint64_t)(uintptr_t)vlog;
+		a.log_size = sizeof(vlog);
+		a.log_level = 1;
+		fd = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	}
+	free(in);
+	if (fd < 0) {
+		int e = errno;
+		size_t n = strnlen(vlog, sizeof(vlog) - 1);
+		char *last;
+
+		vlog[n] = '\0';
+		while (n && vlog[n - 1] == '\n')
+			vlog[--n] = '\0';
+		last = strrchr(vlog, '\n');
+		errno = e;
+		die_with_error("net: cgroup backend: load %s (%s)",
+			       hooks[h].name, last ? last + 1 : vlog);
+	}
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (uint32_t)cgfd;
+	a.attach_bpf_fd = (uint32_t)fd;
+	a.attach_type = hooks[h].attach;
+	a.attach_flags = BPF_F_ALLOW_MULTI;
+	if (sys_bpf(BPF_PROG_ATTACH, &a) < 0)
+		die_with_error("net: cgroup backend: attach %s to the box's "
+			       "cgroup",
+			       hooks[h].name);
+	close(fd);
+}
+
+void ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
+		  uint32_t npins, int cgfd)
+{
+	int maps[POLBIN_EBPF_NMAPS];
+	uint32_t h;
+
+	maps[POLBIN_EBPF_MAP_RULES] = map_create(
+	    BPF_MAP_TYPE_LPM_TRIE, POLBIN_EBPF_KEY_LEN, POLBIN_EBPF_MAP_VAL_LEN,
+	    s->nrules + npins ? s->nrules + npins : 1, BPF_F_NO_PREALLOC,
+	    "polc_rules");
+	maps[POLBIN_EBPF_MAP_BLOCKED] =
+	    map_create(BPF_MAP_TYPE_HASH, POLBIN_EBPF_BLOCKED_KEY, 8,
+		       POLBIN_EBPF_BLOCKED_SIZE, 0, "polc_blocked");
+	fill_rules(maps[POLBIN_EBPF_MAP_RULES], s, pins, npins);
+	freeze(maps[POLBIN_EBPF_MAP_RULES], "rules");
+	freeze(maps[POLBIN_EBPF_MAP_BLOCKED], "blocked");
+	for (h = 0; h < POLBIN_EBPF_NPROG; h++)
+		load_attach(s, h, maps, cgfd);
+	close(maps[POLBIN_EBPF_MAP_RULES]);
+	E.blocked = maps[POLBIN_EBPF_MAP_BLOCKED];
+}
+
+int ebpf_each_blocked(void (*fn)(int v6, const uint8_t *addr, uint8_t proto,
+				 uint16_t port, void *arg),
+		      void *arg)
+{
+	uint8_t key[POLBIN_EBPF_BLOCKED_KEY], next[POLBIN_EBPF_BLOCKED_KEY];
+	int n = 0, first = 1;
+
+	if (E.blocked < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	while (map_op(BPF_MAP_GET_NEXT_KEY, E.blocked, first ? NULL : key, next,
+		      0) == 0) {
+		first = 0;
+		memcpy(key, next, sizeof(key));
+		fn(key[0] == 6, key + 4, key[1], rd16(key + 2), arg);
+		n++;
+	}
+	if (errno != ENOENT)
+		return -1;
+	return n;
+}
