@@ -1345,7 +1345,7 @@ sys.exit(subprocess.call(sys.argv[2:], stdin=s.fileno()))"
 		>"$T/out" 2>"$T/err"
 	expect "an IP socket on stdin: exit" "$?" 125 &&
 		expect_match "says why" "$(cat "$T/err")" \
-			'fd 0 is a socket (family 2, type 1, protocol 0) of the caller.s network' || return 1
+			'fd 0 is a socket .family 2, type 1, protocol 6. of the caller.s network' || return 1
 	/usr/bin/python3 -c "$hand" unix "$POLEXEC" $(nb) \
 		"$ART/filtered.polbin" -- "$BIN/netprobe" fdtcp 0 $H1 80 \
 		>"$T/out" 2>"$T/err"
@@ -1429,6 +1429,7 @@ t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry
 t_backend_forced
 t_outside_socket_refused
+t_std_fd_sockets
 t_cgroup_ways_around_connect
 t_cgroup_box_cannot_undo
 t_cgroup_loopback_ports
