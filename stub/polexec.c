@@ -122,6 +122,7 @@ static void refusal_hook(const char *msg)
 {
 	limits_abort(); /* no cgroup left behind */
 	net_abort();	/* no pasta left behind */
+	view_finish();	/* no folder left behind */
 	record_refused(&record, msg);
 }
 
@@ -159,6 +160,7 @@ int main(int argc, char **argv)
 	status = run(&policy, &ll, envp, a.argv);
 	supervise_finish();
 	net_finish();
+	view_finish();
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	return record_finish(&record, status);
 }

@@ -37,6 +37,7 @@
  */
 #include "view.h"
 #include "boxns.h"
+#include "hosttree.h"
 #include "init.h"
 #include "abi/landlock_compat.h"
 
@@ -93,6 +94,7 @@ struct mount_attr_ {
 static struct {
 	const struct policy *p;
 	int root;	    /* a root of its own */
+	int hosttree;	    /* degraded: the host's tree (hosttree.c) */
 	uint32_t n;	    /* entries in order */
 	uint32_t *order;    /* entry indices, by bound path */
 	const char **path;  /* the bound path of order[k] */
@@ -248,9 +250,14 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		    why, why[0] == 'n' ? ": " : "",
 		    why[0] == 'n' ? boxns_userns_why() : "");
 	if (why) {
-		warning("view: %s: the host's tree, Landlock alone", why);
+		hosttree_plan(p);
+		warning("view: %s: the host's tree under Landlock, with the "
+			"host's /dev nodes, a private temporary folder and "
+			"the host's /proc read-only in place of the box's own",
+			why);
 		l->tier = TIER_DEGRADED;
 		l->reason = why;
+		V.hosttree = 1;
 		return;
 	}
 	boxns_want(BOXNS_MOUNT | BOXNS_PID);
@@ -747,7 +754,9 @@ void view_child(const struct ll_run *ll, const struct view_extras *x)
 	uint32_t i;
 
 	if (!V.root) {
-		x->host_files(); /* the host's tree, as before */
+		if (V.hosttree)
+			hosttree_child(ll); /* /dev, /tmp, /proc replaced */
+		x->host_files();	    /* the host's tree, as before */
 		x->secrets();
 		return;
 	}
@@ -761,6 +770,17 @@ void view_child(const struct ll_run *ll, const struct view_extras *x)
 		die_with_error("view: setrlimit(RLIMIT_NOFILE)");
 }
 
+const char *view_env(void)
+{
+	return V.hosttree ? hosttree_tmpdir_env() : NULL;
+}
+
+void view_finish(void)
+{
+	if (V.hosttree)
+		hosttree_finish();
+}
+
 void view_record(struct text *t, int refused)
 {
 	const struct view_spec *v = V.p ? &V.p->view : NULL;
@@ -771,8 +791,13 @@ void view_record(struct text *t, int refused)
 	else
 		text_add(t, ",\"user\":\"caller\"");
 	text_add(t, ",\"root\":\"%s\"", V.root ? "own" : "host");
+	if (V.hosttree) {
+		text_add(t, ",\"rung\":\"landlock\"");
+		hosttree_record(t);
+	}
 	if (!V.root || refused)
 		return;
+	text_add(t, ",\"rung\":\"pivot_root\"");
 	text_add(t, ",\"entries\":%u", V.n);
 	init_record(t);
 }

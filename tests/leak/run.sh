@@ -1708,6 +1708,53 @@ console.log(os.cpus().length > 0, os.tmpdir(), require("fs").existsSync("/dev/nu
 	expect "curl" "$r" served
 }
 
+# The degraded view (docs/CONTAINERS.md, the view's last rung): where the
+# box's own view cannot be had, `fs best_effort` runs on the host's tree
+# under Landlock, and what the view gave is replaced: /dev/null and the
+# other nodes on the host's own, a private folder for /tmp (TMPDIR,
+# removed afterwards), the host's /proc read-only. A shell, mktemp,
+# /proc/self, python3 and git work; the host's /tmp beside the folder
+# stays out of reach. Root only: inside an outer box root has no
+# capability and may not map itself in a user namespace, so the view
+# degrades; uid 65534 gets the view there (tests/containers has every
+# shape).
+t_view_degraded_replacements() {
+	[ "$(id -u)" = 0 ] || { say "  (root only: uid 65534 gets the view)"; return 0; }
+	view_setup || return 1
+	chmod 777 "$T/ws"
+	box "$ART/nosyscalls.polbin" -- "$BIN/polexec" --record "$T/rec.json" \
+		--var V_WS="$T/ws" "$ART/view-degraded.polbin" -- /bin/sh -c '
+echo x >/dev/null 2>/dev/null && echo devnull=ok
+f=$(mktemp) && echo mktemp=ok && case $f in "$TMPDIR"/*) echo in-tmpdir ;; esac
+echo "$TMPDIR" >"$HOME/tmpdir"
+head -c 5 /proc/self/status >/dev/null && echo proc=ok
+echo x >/proc/self/comm 2>/dev/null || echo proc-ro
+echo x >/tmp/polc-leak-degraded-$$ 2>/dev/null || echo host-tmp-denied
+python3 -c "import tempfile; tempfile.NamedTemporaryFile(); print(\"python3=ok\")"
+cd && git init -q r && cd r && git config user.email a@b.c &&
+	git config user.name t && echo hi >f && git add f &&
+	git commit -qm first && echo git=ok'
+	expect "degraded box" "$OUT" "devnull=ok
+mktemp=ok
+in-tmpdir
+proc=ok
+proc-ro
+host-tmp-denied
+python3=ok
+git=ok" || { say "$ERR"; return 1; }
+	d=$(cat "$T/ws/tmpdir")
+	expect_match "TMPDIR: the box's folder" "$d" '^/tmp/polexec-box\.' &&
+		expect_absent "the folder removed" "$d" || return 1
+	v=$(jq -c .layers.view "$T/rec.json")
+	expect_match "record: degraded" "$v" '"tier":"degraded\(' &&
+		expect_match "record: the rung" "$v" '"rung":"landlock"' &&
+		expect_match "record: /tmp replaced" "$v" \
+			"\"tmp\":\"$d\"" &&
+		expect_match "record: /dev, /proc" "$v" \
+			'"dev":"the host.s null.*"proc":"the host.s /proc, read-only"' &&
+		expect_match "says so" "$ERR" 'private temporary folder'
+}
+
 # Landlock behind the view: a folder fd the box inherited (its stdin)
 # reaches the host's tree outside every mount of the view. Only Landlock
 # stands there, and it refuses as it would without a view.
@@ -2407,6 +2454,7 @@ t_view_dev_has_only_the_listed_nodes
 t_view_root_caller_user_nobody
 t_view_record_and_require_enforced
 t_view_real_programs
+t_view_degraded_replacements
 t_group_sigkill_leaves_no_cgroup
 t_killed_keeper_cgroups_swept
 t_memory_cap_kills_or_refuses
