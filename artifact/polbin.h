@@ -45,6 +45,9 @@ enum polbin_section_type {
 	POLBIN_SEC_VIEW = 9,	 /* the box's own view and its user */
 	POLBIN_SEC_NOEXEC = 10,	 /* seccomp stacked where memfds run */
 	POLBIN_SEC_OBSERVE = 11, /* the run record's programs and names */
+	/* 12: the cgroup eBPF egress programs (branch ebpf) */
+	POLBIN_SEC_NONET = 13, /* seccomp stacked for net none without a
+				* network namespace */
 	/*
 	 * Layers the policy states but this polc cannot compile yet (text:
 	 * their names). Always critical: no reader may run such an artifact,

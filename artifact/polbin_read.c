@@ -162,6 +162,8 @@ const char *polbin_section_name(uint32_t type)
 		return "noexec";
 	case POLBIN_SEC_OBSERVE:
 		return "observe";
+	case POLBIN_SEC_NONET:
+		return "nonet";
 	case POLBIN_SEC_UNENFORCED:
 		return "unenforced";
 	}

@@ -20,6 +20,7 @@ const uint32_t backends_known_sections[] = {
     POLBIN_SEC_VIEW,
     POLBIN_SEC_NOEXEC,
     POLBIN_SEC_OBSERVE,
+    POLBIN_SEC_NONET,
     POLBIN_SEC_UNENFORCED,
     0,
 };

@@ -587,7 +587,60 @@ t_net_none_private_loopback() {
 		expect "interfaces and routes in the box" "$r4" \
 			"$(printf 'lo\n0')" &&
 		expect_match "record" "$(cat "$T/rec.json")" \
-			'"net":\{"tier":"enforced","mode":"none","egress":"none","loopback":\[\]\}'
+			'"net":\{"tier":"enforced","mode":"none","egress":"none","rung":"namespace","loopback":\[\]\}'
+}
+
+# net none's second rung (docs/CONTAINERS.md): where no network namespace
+# can be made (root without capabilities inside an outer box may not map
+# itself in a user namespace), seccomp refuses every socket family but
+# AF_UNIX (the NONET program) and Landlock every TCP bind and connect;
+# the record says degraded and which rung. Root only, as in
+# t_view_degraded_replacements.
+t_net_none_without_namespace() {
+	is_root || { say "  (root only: uid 65534 gets the namespace)"; return 0; }
+	start_server serve-tcp 39123 5000 || return 1
+	s1=$SERVER
+	nested() {
+		box "$ART/nosyscalls.polbin" -- "$BIN/polexec" "$@"
+	}
+	nested --record "$T/rec.json" "$ART/net_none.polbin" -- \
+		"$BIN/llprobe" connect 39123
+	r1=$OUT
+	e1=$ERR
+	r2=$("$BIN/llprobe" connect 39123)
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" inet
+	r3=$OUT
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" unix
+	r4=$OUT
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" netlink-route
+	r5=$OUT
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" io_uring
+	r6=$OUT
+	nested --require-enforced "$ART/net_none.polbin" -- "$BIN/llprobe" say ran
+	r7=$OUT
+	rc7=$RC
+	e7=$ERR
+	stop_servers $s1
+	expect_match "TCP to the host's listener" "$r1" \
+		"connect: .*errno=13 \(Permission denied\)" &&
+		expect "twin: from outside" "$r2" "connect: ok" &&
+		expect "UDP socket" "$r3" \
+			"socket(inet): errno=13 (Permission denied)" &&
+		expect "unix socket" "$r4" "socket(unix): ok" &&
+		expect "netlink socket" "$r5" \
+			"socket(netlink-route): errno=13 (Permission denied)" &&
+		expect_match "io_uring (the companions' EACCES or NONET's EPERM)" \
+			"$r6" "^io_uring_setup: errno=(1|13) " &&
+		expect_match "says so" "$e1" \
+			"net: none: no network namespace can be made here" ||
+		return 1
+	n=$(jq -c .layers.net "$T/rec.json")
+	expect_match "record: degraded" "$n" '"tier":"degraded\(no network namespace' &&
+		expect_match "record: the rung" "$n" '"rung":"seccomp\+landlock"' &&
+		expect "--require-enforced: exit" "$rc7" 125 &&
+		expect "--require-enforced: never ran" "$r7" "" &&
+		expect_match "--require-enforced: why" "$e7" \
+			'net would be degraded'
 }
 
 # No syscalls block: the egress companions' layer is still a filter.
@@ -2407,6 +2460,7 @@ t_record_survives_hostile_meta_name
 t_hostile_sections_refused
 t_no_syscalls_block_records_seccomp_enforced
 t_net_none_private_loopback
+t_net_none_without_namespace
 t_child_failure_recorded_as_refusal
 t_run_record
 t_example_hello
