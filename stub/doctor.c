@@ -33,6 +33,7 @@
 #include "artifact.h"
 #include "box/boxns.h"
 #include "box/trial.h"
+#include "landlock/landlock.h"
 #include "net/fallback.h"
 #include "lib/kernel.h"
 #include "limits/limits.h"
@@ -97,6 +98,35 @@ static int check_ns(const char *what, const char *ns, int root_suffices)
 		 ns, boxns_userns_why());
 	line(what, "MISSING", detail);
 	return 1;
+}
+
+/* Each rule path the policy names literally (no ~, no ${VAR}) and does not
+ * mark optional, opened as a run opens it: a missing one is a refusal. */
+static int check_rule_paths(const struct ll_spec *l)
+{
+	char detail[POLBIN_LL_MAX_PATH + 96];
+	int missing = 0;
+	uint32_t i;
+
+	for (i = 0; i < l->nfs; i++) {
+		const struct ll_rule *r = &l->fs[i];
+		int fd;
+
+		if (r->flags & POLBIN_LL_F_OPTIONAL || strchr(r->path, '$') ||
+		    r->path[0] == '~')
+			continue;
+		fd = landlock_open_rule(r->path, r->flags & POLBIN_LL_F_FOLLOW);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		snprintf(detail, sizeof(detail),
+			 "%s: %s (the rule is not optional)", r->path,
+			 strerror(errno));
+		line("landlock path", "MISSING", detail);
+		missing++;
+	}
+	return missing;
 }
 
 static int check_landlock(const struct ll_spec *l)
@@ -271,6 +301,8 @@ static int check_artifact(const char *path)
 		if (policy.nfilter)
 			missing += check_seccomp();
 		missing += check_landlock(&policy.ll);
+		if (policy.ll.present)
+			missing += check_rule_paths(&policy.ll);
 		if (policy.view.present)
 			missing += check_view(&policy);
 		missing += limits_doctor(&policy, hint_v2, line);

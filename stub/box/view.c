@@ -241,6 +241,10 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 			 trial_step_name(t.step), strerror(t.err));
 		hint = trial_hint(&t);
 		V.proc_rbind = t.proc_rbind;
+		if (t.proc_rbind)
+			warning("view: proc: a fresh procfs is refused here "
+				"(masked /proc paths): the container's /proc is "
+				"bound instead, its processes visible");
 		if (t.step == TRIAL_CHROOT) {
 			V.chroot = 1;
 			snprintf(tried + strlen(tried),
@@ -571,7 +575,9 @@ static void make_proc(const struct view_entry *e, const char *path,
 			die_with_error("view: %s: open the host's /proc", path);
 		bind_fd(host, "", to, attrs | MOUNT_ATTR_RDONLY_, path);
 		close(host);
-		m = openat(to, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		/* the bound tree's root, not the folder below it */
+		m = openat(V.rootfd, path + 1,
+			   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (m < 0)
 			die_with_error("view: %s: open", path);
 		close(to);
