@@ -27,7 +27,10 @@
  *   decide.c             decide_layers    what will be enforced, and
  *                                         refusal of what cannot be
  *                                         (box/view.c: the box's own root
- *                                         and user, planned; net/net.c;
+ *                                         and user, planned, its steps
+ *                                         tried first by box/trial.c, the
+ *                                         rung taken; net/net.c, or
+ *                                         net/fallback.c's rung;
  *                                         limits/limits.c: each limit's
  *                                         tier, the box's cgroups created)
  *   env.c                env_build        the environment, variables bound
