@@ -25,7 +25,8 @@
 #   - the box ran, and every layer's record holds: with Landlock on, the
 #     canary outside the grants and a write outside the workspace are
 #     denied; with net none (enforced or degraded) the listener heard
-#     nothing; with an fs section, /dev/null, mktemp, /proc/self, python3
+#     nothing; a memory or pids cap the record says enforced stops a
+#     512 MiB allocation or 100 processes; with an fs section, /dev/null, mktemp, /proc/self, python3
 #     and git work; and doctor said "degraded" where the run was.
 #
 # The bundles' root is an empty folder of the suite's own with the host's
@@ -192,6 +193,16 @@ cell() {
 			got canary denied || why="${why}canary read; "
 			got write_outside denied || why="${why}wrote outside; "
 		fi
+		# --privileged mounts the v1 hierarchies read-write: used
+		case $1:$(t limits) in
+		P:degraded*) why="${why}limits degraded under --privileged; " ;;
+		esac
+		# best.pol and require.pol cap memory at 256 MiB, pids at 64
+		for l in memory pids; do
+			case $2 in best | require) ;; *) continue ;; esac
+			[ "$(jq -r ".limits.$l.status // empty" "$rec")" != enforced ] ||
+				got $l denied || why="${why}past the $l cap; "
+		done
 		case $(jq -r .layers.net.mode "$rec") in
 		none)
 			[ ! -s "$o/heard" ] ||
@@ -207,7 +218,10 @@ cell() {
 				;;
 			esac
 		done
-		line="view $(jq -r '.layers.view | (.rung // .root) + (if .replaced.tmp then " (TMPDIR " + .replaced.tmp + ")" else "" end) + (if .proc then " (proc " + .proc + ")" else "" end)' "$rec") $(t view | cut -c1-8), net $(jq -r '.layers.net.rung // .layers.net.mode' "$rec") $(t net | cut -c1-8)"
+		lim=$(jq -r '[.limits // {} | to_entries[] |
+			select(.key == "memory" or .key == "pids") |
+			"\(.key) \(.value.tier)"] | join(" ")' "$rec")
+		line="limits ${lim:-none} $(t limits | cut -c1-8), view $(jq -r '.layers.view | (.rung // .root) + (if .replaced.tmp then " (TMPDIR " + .replaced.tmp + ")" else "" end) + (if .proc then " (proc " + .proc + ")" else "" end)' "$rec") $(t view | cut -c1-8), net $(jq -r '.layers.net.rung // .layers.net.mode' "$rec") $(t net | cut -c1-8)"
 	fi
 	if [ -z "$why" ]; then
 		passed=$((passed + 1))
