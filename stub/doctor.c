@@ -186,7 +186,9 @@ static int check_view(const struct policy *p)
 		return 1;
 	} else if (t.step == TRIAL_OK || t.step == TRIAL_CHROOT) {
 		snprintf(detail, sizeof(detail),
-			 "the box's own root, rung %s%s%s%s%s",
+			 "a %smount and pid namespace of the box's own, rung "
+			 "%s%s%s%s%s",
+			 user ? "user, " : "",
 			 t.step == TRIAL_OK ? "pivot_root" : "chroot",
 			 t.step == TRIAL_OK ? "" : " (pivot_root: ",
 			 t.step == TRIAL_OK ? "" : strerror(t.err),
