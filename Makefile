@@ -161,6 +161,10 @@ check: deps
 	$(MAKE) all tests
 	@tests/run-checks.sh $(CHECKS)
 
+check-containers: deps
+	$(MAKE) all
+	tests/containers/run.sh
+
 # The agent harnesses under their presets (tests/harness/run.sh): not part
 # of `make check`, which needs Debian packages only. npm installs the
 # versions pinned in tests/harness/package-lock.json into build/harness,
@@ -204,6 +208,6 @@ clean:
 
 FORCE:
 
-.PHONY: all deps check check-harness demo format clean tests install \
+.PHONY: all deps check check-containers check-harness demo format clean tests install \
         uninstall install-apparmor uninstall-apparmor FORCE
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -46,6 +46,8 @@ enum polbin_section_type {
 	POLBIN_SEC_NOEXEC = 10,	 /* seccomp stacked where memfds run */
 	POLBIN_SEC_OBSERVE = 11, /* the run record's programs and names */
 	POLBIN_SEC_EBPF = 12,	 /* cgroup eBPF egress programs, rules */
+	POLBIN_SEC_NONET = 13,	 /* seccomp stacked for net none without a
+				  * network namespace */
 	/*
 	 * Layers the policy states but this polc cannot compile yet (text:
 	 * their names). Always critical: no reader may run such an artifact,

@@ -164,6 +164,8 @@ const char *polbin_section_name(uint32_t type)
 		return "observe";
 	case POLBIN_SEC_EBPF:
 		return "ebpf";
+	case POLBIN_SEC_NONET:
+		return "nonet";
 	case POLBIN_SEC_UNENFORCED:
 		return "unenforced";
 	}

@@ -98,6 +98,14 @@
  *   in the box's pid namespace: it refuses execveat with AT_EMPTY_PATH
  *   and memfd_create without MFD_NOEXEC_SEAL (EACCES), and allows the
  *   rest, so the box's filter only gets stricter.
+ *
+ * NONET (POLBIN_SEC_NONET, not critical): a seccomp program, format as
+ *   SECCOMP, present with `net none` without loopback ports
+ *   (compiler/backend/nonet.c). polexec stacks it in front of the
+ *   policy's filter only where the box cannot have a network namespace of
+ *   its own: socket() of every family but AF_UNIX answers EACCES,
+ *   io_uring_setup EPERM, another arch is killed; the rest is allowed. A
+ *   polexec that does not know it refuses such a box, as before.
  */
 #ifndef POLC_SECTIONS_H
 #define POLC_SECTIONS_H

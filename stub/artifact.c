@@ -39,6 +39,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_IR,	/* read by polc dump and the prover, not by polexec */
     POLBIN_SEC_OBSERVE, /* obs_decode.c: the run record's programs, names */
     POLBIN_SEC_EBPF,	/* net/ebpf.c: the cgroup egress programs */
+    POLBIN_SEC_NONET,	/* net/fallback.c: net none without a namespace */
     0,
 };
 
@@ -228,7 +229,7 @@ static void decode_meta(struct policy *p)
  * has no syscalls block (p->nnoexec 0: no view).
  */
 static unsigned short decode_filter(struct policy *p, uint32_t type,
-				    struct sock_filter **out)
+				    struct sock_filter **out, int critical)
 {
 	const struct polbin_section *s = polbin_find(&p->pb, type);
 	const char *name = polbin_section_name(type);
@@ -236,7 +237,7 @@ static unsigned short decode_filter(struct policy *p, uint32_t type,
 
 	if (!s)
 		return 0;
-	if (!(s->flags & POLBIN_F_CRITICAL))
+	if (critical && !(s->flags & POLBIN_F_CRITICAL))
 		die("artifact: %s: section is not marked critical", name);
 	if (s->len % 8 != 0)
 		die("artifact: %s: %u bytes is not a whole number of "
@@ -260,8 +261,21 @@ static unsigned short decode_filter(struct policy *p, uint32_t type,
 
 static void decode_seccomp(struct policy *p)
 {
-	p->nfilter = decode_filter(p, POLBIN_SEC_SECCOMP, &p->filter);
-	p->nnoexec = decode_filter(p, POLBIN_SEC_NOEXEC, &p->noexec);
+	p->nfilter = decode_filter(p, POLBIN_SEC_SECCOMP, &p->filter, 1);
+	p->nnoexec = decode_filter(p, POLBIN_SEC_NOEXEC, &p->noexec, 1);
+}
+
+/*
+ * Phase 3h: NONET, not critical (net/fallback.c). After it, p->nonet holds
+ * the program `net none` stacks where the box cannot have a network
+ * namespace, or p->nnonet is 0; only with `net none` and no loopback port.
+ */
+static void decode_nonet(struct policy *p)
+{
+	p->nnonet = decode_filter(p, POLBIN_SEC_NONET, &p->nonet, 0);
+	if (p->nnonet && (!p->net.present || p->net.mode != POLBIN_NET_NONE ||
+			  p->net.nloopback))
+		die("artifact: nonet: a NONET section without `net none`");
 }
 
 /*
@@ -877,6 +891,7 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 	decode_limits(p);
 	decode_net(p);
 	decode_ebpf(p);
+	decode_nonet(p);
 	observe_decode(path, p); /* obs_decode.c: OBSERVE, not critical */
 }
 

@@ -42,6 +42,7 @@
 #include "box/init.h"
 #include "lib/kernel.h"
 #include "limits/limits.h"
+#include "net/fallback.h"
 #include "net/net.h"
 #include "observe/observe.h"
 #include "secrets.h"
@@ -329,8 +330,9 @@ static int box_main(void *arg)
 	if (!supervise_learning()) /* learn mode: no Landlock (observe.h) */
 		landlock_restrict(ll);
 	close_stray_fds(supervise_child_fd());
-	limits_child_apply(); /* limits.c: rlimits, late (see there) */
-	init_noexec(p);	      /* init.c: where memfds could still run */
+	limits_child_apply();  /* limits.c: rlimits, late (see there) */
+	init_noexec(p);	       /* init.c: where memfds could still run */
+	net_fallback_child(p); /* net none without a namespace (fallback.c) */
 	/* supervise.c: the notify program, its listener handed over, and
 	 * execve, when denials are observed; else the decision program. */
 	supervise_child_exec(p, path, argv, envp, exec_fail);

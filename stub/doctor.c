@@ -13,7 +13,9 @@
  *             older is missing under `require`; best_effort runs with
  *             what the kernel has, degraded without Landlock (landlock.c)
  *   view      the box's own mount and pid namespaces: root, or a user
- *             namespace
+ *             namespace; each step tried in a throwaway child
+ *             (box/trial.c), the rung it would get named (pivot_root,
+ *             chroot, or under best_effort the host's tree: degraded)
  *   env       secrets need a mount namespace of the box's own: root, or
  *             a user namespace
  *   net       the box's network namespace (a user namespace when not
@@ -30,6 +32,9 @@
 #include "doctor.h"
 #include "artifact.h"
 #include "box/boxns.h"
+#include "box/trial.h"
+#include "landlock/landlock.h"
+#include "net/fallback.h"
 #include "lib/kernel.h"
 #include "limits/limits.h"
 #include "net/ebpf.h"
@@ -48,12 +53,15 @@ static const char hint_v2[] =
     "enable-linger USER)";
 
 static int write_errno; /* a failed write to stdout: its errno */
+static int degraded;	/* lines that said degraded */
 
 /* "  WHAT             STATUS   DETAIL" on stdout. */
 static void line(const char *what, const char *status, const char *detail)
 {
 	if (out(STDOUT_FILENO, "  %-16s %-8s %s\n", what, status, detail) < 0)
 		write_errno = errno;
+	if (!strcmp(status, "degraded"))
+		degraded++;
 }
 
 static int check_seccomp(void)
@@ -76,7 +84,7 @@ static int check_seccomp(void)
 static int check_ns(const char *what, const char *ns, int root_suffices)
 {
 	char detail[1400];
-	int root = root_suffices && boxns_is_root();
+	int root = root_suffices && boxns_privileged();
 
 	if (root || boxns_userns_available()) {
 		snprintf(detail, sizeof(detail),
@@ -91,6 +99,35 @@ static int check_ns(const char *what, const char *ns, int root_suffices)
 		 ns, boxns_userns_why());
 	line(what, "MISSING", detail);
 	return 1;
+}
+
+/* Each rule path the policy names literally (no ~, no ${VAR}) and does not
+ * mark optional, opened as a run opens it: a missing one is a refusal. */
+static int check_rule_paths(const struct ll_spec *l)
+{
+	char detail[POLBIN_LL_MAX_PATH + 96];
+	int missing = 0;
+	uint32_t i;
+
+	for (i = 0; i < l->nfs; i++) {
+		const struct ll_rule *r = &l->fs[i];
+		int fd;
+
+		if (r->flags & POLBIN_LL_F_OPTIONAL || strchr(r->path, '$') ||
+		    r->path[0] == '~')
+			continue;
+		fd = landlock_open_rule(r->path, r->flags & POLBIN_LL_F_FOLLOW);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		snprintf(detail, sizeof(detail),
+			 "%s: %s (the rule is not optional)", r->path,
+			 strerror(errno));
+		line("landlock path", "MISSING", detail);
+		missing++;
+	}
+	return missing;
 }
 
 static int check_landlock(const struct ll_spec *l)
@@ -127,6 +164,58 @@ static int check_landlock(const struct ll_spec *l)
 	return status[0] == 'M';
 }
 
+/*
+ * The view's ladder, tried as the run tries it (box/trial.c): the rung it
+ * would get, or under `fs` (require) what is missing and how to get it.
+ */
+static int check_view(const struct policy *p)
+{
+	int best = p->view.flags & POLBIN_VIEW_F_BEST_EFFORT;
+	int user =
+	    !boxns_privileged() || (p->net.present && !boxns_net_privileged());
+	char detail[1400];
+	struct trial t = {TRIAL_OK, 0, 0};
+
+	if (!(p->view.flags & POLBIN_VIEW_F_ROOT))
+		return 0;
+	if (user && !boxns_userns_available()) {
+		snprintf(detail, sizeof(detail),
+			 "no user namespace for this user (%s)",
+			 boxns_userns_why());
+	} else if (trial_run(user, 0, &t) < 0) {
+		line("view", "MISSING", "the trial of its steps failed");
+		return 1;
+	} else if (t.step == TRIAL_OK || t.step == TRIAL_CHROOT) {
+		snprintf(detail, sizeof(detail),
+			 "a %smount and pid namespace of the box's own, rung "
+			 "%s%s%s%s%s",
+			 user ? "user, " : "",
+			 t.step == TRIAL_OK ? "pivot_root" : "chroot",
+			 t.step == TRIAL_OK ? "" : " (pivot_root: ",
+			 t.step == TRIAL_OK ? "" : strerror(t.err),
+			 t.step == TRIAL_OK ? "" : "; ",
+			 t.step == TRIAL_OK ? "" : trial_hint(&t));
+		if (t.step == TRIAL_CHROOT)
+			snprintf(detail + strlen(detail),
+				 sizeof(detail) - strlen(detail), ")");
+		line("view", t.step == TRIAL_OK ? "found" : "degraded", detail);
+		return 0;
+	} else {
+		snprintf(detail, sizeof(detail), "%s: %s (%s)",
+			 trial_step_name(t.step), strerror(t.err),
+			 trial_hint(&t));
+	}
+	if (!best) {
+		line("view", "MISSING", detail);
+		return 1;
+	}
+	snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
+		 "; fs best_effort: rung landlock, the host's tree with "
+		 "/dev, /tmp and /proc replaced");
+	line("view", "degraded", detail);
+	return 0;
+}
+
 static int check_secrets(const struct policy *p)
 {
 	uint32_t i;
@@ -144,6 +233,15 @@ static int check_net(const struct policy *p)
 
 	if (!n->present)
 		return 0;
+	/* net.c: the second rung where no namespace can be had */
+	if (net_fallback_wanted(p) && !boxns_net_privileged() &&
+	    !boxns_userns_available()) {
+		line("net none", "degraded",
+		     "no network namespace here: rung seccomp (every socket "
+		     "family but AF_UNIX refused) and Landlock's TCP rules "
+		     "where the kernel has them");
+		return 0;
+	}
 	/* the cgroup backend (net/ebpf.c): where it is had, what the
 	 * namespace would need is said but not missing; where it is
 	 * forced and not had, it is */
@@ -160,10 +258,11 @@ static int check_net(const struct policy *p)
 	else
 		line("net backend", "found", "the network namespace");
 	/* the pair (net.c) is a user namespace's, root's too */
-	missing = check_ns(n->mode == POLBIN_NET_FILTERED ? "net filtered"
-			   : n->nloopback		  ? "net loopback"
-							  : "net none",
-			   "network", !net_needs_pair(n));
+	missing =
+	    check_ns(n->mode == POLBIN_NET_FILTERED ? "net filtered"
+		     : n->nloopback		    ? "net loopback"
+						    : "net none",
+		     "network", !net_needs_pair(n) && boxns_net_privileged());
 	if (pasta && !net_pasta_path()) {
 		line("pasta", "MISSING",
 		     "install the Debian package passt (/usr/bin/pasta)");
@@ -220,8 +319,10 @@ static int check_artifact(const char *path)
 		if (policy.nfilter)
 			missing += check_seccomp();
 		missing += check_landlock(&policy.ll);
+		if (policy.ll.present)
+			missing += check_rule_paths(&policy.ll);
 		if (policy.view.present)
-			missing += check_ns("view", "mount and pid", 1);
+			missing += check_view(&policy);
 		missing += limits_doctor(&policy, hint_v2, line);
 		missing += check_secrets(&policy);
 		missing += check_net(&policy);
@@ -231,6 +332,11 @@ static int check_artifact(const char *path)
 		    "%d need%s missing: polexec would refuse or degrade "
 		    "this artifact here\n",
 		    missing, missing == 1 ? " is" : "s are");
+	else if (degraded)
+		out(STDOUT_FILENO,
+		    "it runs here, degraded in %d layer%s (--require-enforced "
+		    "would refuse it)\n",
+		    degraded, degraded == 1 ? "" : "s");
 	else
 		out(STDOUT_FILENO, "everything it needs is here\n");
 	return missing ? 1 : 0;

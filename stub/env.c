@@ -3,9 +3,13 @@
  * The box's environment, built from the policy alone. It starts empty;
  * `pass NAME` copies polexec's (the caller's) NAME when it is set; `set
  * NAME=VALUE` sets VALUE with its ${VAR} references bound (vars.c).
- * Nothing else of the caller's environment reaches the box.
+ * Nothing else of the caller's environment reaches the box, but one
+ * replacement: where the view's `tmpfs /tmp` became a private folder of
+ * the host's tree (box/hosttree.c), TMPDIR names it, in place of any the
+ * policy set.
  */
 #include "env.h"
+#include "box/view.h"
 #include "lib/util.h"
 
 #include <string.h>
@@ -17,7 +21,8 @@
  */
 char **env_build(const struct policy *p, const struct vars *vars)
 {
-	char **envp = xcalloc(p->nenv + 1, sizeof(*envp));
+	char **envp = xcalloc(p->nenv + 2, sizeof(*envp));
+	const char *tmpdir = view_env();
 	size_t total = 0;
 	uint32_t i, n = 0;
 
@@ -44,6 +49,8 @@ char **env_build(const struct policy *p, const struct vars *vars)
 			memcpy(s + nlen + 1, v, strlen(v));
 		} else if (e->kind == ENV_SECRET) {
 			continue; /* a file in the box (secrets.c) */
+		} else if (tmpdir && !strcmp(e->name, "TMPDIR")) {
+			continue; /* the box's folder is named below */
 		} else {
 			die("env: %s: entry kind %u is not supported", e->name,
 			    e->kind);
@@ -54,6 +61,8 @@ char **env_build(const struct policy *p, const struct vars *vars)
 			    POLEXEC_MAX_ENV_SIZE);
 		envp[n++] = s;
 	}
+	if (tmpdir)
+		envp[n++] = xstrndup(tmpdir, strlen(tmpdir));
 	envp[n] = NULL;
 	return envp;
 }

@@ -27,7 +27,10 @@
  *   decide.c             decide_layers    what will be enforced, and
  *                                         refusal of what cannot be
  *                                         (box/view.c: the box's own root
- *                                         and user, planned; net/net.c;
+ *                                         and user, planned, its steps
+ *                                         tried first by box/trial.c, the
+ *                                         rung taken; net/net.c, or
+ *                                         net/fallback.c's rung;
  *                                         limits/limits.c: each limit's
  *                                         tier, the box's cgroups created)
  *   env.c                env_build        the environment, variables bound
@@ -122,6 +125,7 @@ static void refusal_hook(const char *msg)
 {
 	limits_abort(); /* no cgroup left behind */
 	net_abort();	/* no pasta left behind */
+	view_finish();	/* no folder left behind */
 	record_refused(&record, msg);
 }
 
@@ -161,6 +165,7 @@ int main(int argc, char **argv)
 	status = run(&policy, &ll, envp, a.argv);
 	supervise_finish();
 	net_finish();
+	view_finish();
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	return record_finish(&record, status);
 }

@@ -65,6 +65,10 @@ include tests/observe/observe.mk
 include tests/real/real.mk
 # The soak suite (tests/soak/run.sh) and its tool; `make soak`.
 include tests/soak/soak.mk
+# The container matrix (tests/containers/run.sh, docs/CONTAINERS.md):
+# polexec in runc containers shaped as Docker, a devcontainer, a pod, a
+# root container and --privileged run it; `make check-containers` alone.
+CHECKS    += tests/containers/run.sh
 # OCI profiles: import, export, and a real runtime.
 include tests/oci/oci.mk
 

@@ -339,6 +339,26 @@ int view_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
  */
 int view_noexec_build(const struct ir_policy *p, struct sock_filter **prog,
 		      size_t *n, char *err, size_t errlen);
+/*
+ * A small program of polc's own (NOEXEC, NONET) from its IR q: generated,
+ * then translation validated like the policy's; `what` names it in err.
+ * 0; 2 when it cannot be compiled; 3 when validation caught a bug.
+ */
+int seccomp_build_checked(const struct ir_policy *q, const char *what,
+			  struct sock_filter **prog, size_t *n, char *err,
+			  size_t errlen);
+
+/* ---- net none without a namespace: NONET (nonet.c) ---------------------- */
+
+/* Does the policy get the NONET program (`net none`, no loopback ports)? */
+int nonet_on(const struct ir_policy *p);
+/*
+ * The NONET program (socket but AF_UNIX and io_uring_setup refused), *prog
+ * NULL when nonet_on() is not: translation validated like the policy's.
+ * 0; 2 (err) when it cannot be compiled; 3 when validation caught a bug.
+ */
+int nonet_build(const struct ir_policy *p, struct sock_filter **prog, size_t *n,
+		char *err, size_t errlen);
 
 /* ---- Egress: NET and NFT (nft.c, nft_print.c) --------------------------- */
 

@@ -194,6 +194,26 @@ full:
 	return 2;
 }
 
+/* The NONET program for `net none` (nonet.c): not critical, so a polexec
+ * that does not know it refuses such a box as before, for want of a
+ * namespace, rather than every `net none` artifact. */
+static int nonet(const struct ir_policy *p, struct compiled *c, char *err,
+		 size_t errlen)
+{
+	struct sock_filter *prog = NULL;
+	size_t n = 0;
+	int rc;
+
+	if ((rc = nonet_build(p, &prog, &n, err, errlen)))
+		return rc;
+	if (prog &&
+	    add(c, POLBIN_SEC_NONET, 0, (uint8_t *)prog, n * sizeof(*prog))) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
+}
+
 int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 		     size_t errlen)
 {
@@ -209,6 +229,8 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 	if ((rc = landlock(p, c, err, errlen)))
 		goto fail;
 	if ((rc = view(p, c, err, errlen)))
+		goto fail;
+	if ((rc = nonet(p, c, err, errlen)))
 		goto fail;
 	rc = 2;
 	if (env_section_build(p, &data, &len, why, sizeof(why))) {

@@ -190,8 +190,6 @@ int view_noexec_build(const struct ir_policy *p, struct sock_filter **prog,
 	struct ir_rule rules[2];
 	struct ir_syscall calls[2];
 	struct ir_policy q;
-	char why[512];
-	int v;
 
 	*prog = NULL;
 	*n = 0;
@@ -216,13 +214,23 @@ int view_noexec_build(const struct ir_policy *p, struct sock_filter **prog,
 	q.sys.badarch = (struct ir_action){IR_ACT_KILL_PROCESS, 0};
 	q.sys.ncalls = 2;
 	q.sys.calls = calls;
-	if (seccomp_generate(&q, prog, n, why, sizeof(why))) {
-		snprintf(err, errlen, "noexec: %s", why);
+	return seccomp_build_checked(&q, "noexec", prog, n, err, errlen);
+}
+
+int seccomp_build_checked(const struct ir_policy *q, const char *what,
+			  struct sock_filter **prog, size_t *n, char *err,
+			  size_t errlen)
+{
+	char why[512];
+	int v;
+
+	if (seccomp_generate(q, prog, n, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", what, why);
 		return 2;
 	}
-	v = seccomp_validate(&q, *prog, *n, why, sizeof(why));
+	v = seccomp_validate(q, *prog, *n, why, sizeof(why));
 	if (v != 0) {
-		snprintf(err, errlen, "noexec: translation validation %s: %s",
+		snprintf(err, errlen, "%s: translation validation %s: %s", what,
 			 v == 1 ? "found a mismatch" : "could not finish", why);
 		free(*prog);
 		*prog = NULL;

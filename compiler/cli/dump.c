@@ -748,6 +748,12 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			      out);
 			rc = dump_seccomp(s, out);
 			break;
+		case POLBIN_SEC_NONET:
+			fputs("  stacked only where the box cannot have a "
+			      "network namespace of its own (net none)\n",
+			      out);
+			rc = dump_seccomp(s, out);
+			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "
 			      "refuses the artifact: ",

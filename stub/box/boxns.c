@@ -64,6 +64,21 @@ int boxns_privileged(void)
 	       data[0].effective >> CAP_SYS_ADMIN & 1;
 }
 
+/*
+ * Root whose namespaces need no user one, network included: CAP_SYS_ADMIN
+ * and CAP_NET_ADMIN. Root with the first but not the second (Docker's
+ * --cap-add SYS_ADMIN) could make the box's network namespace and then
+ * not bring its loopback up; a user namespace gives it both.
+ */
+int boxns_net_privileged(void)
+{
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+
+	return boxns_privileged() && syscall(SYS_capget, &hdr, data) == 0 &&
+	       data[0].effective >> CAP_NET_ADMIN & 1;
+}
+
 /* The probe's child: a user namespace, and our uid mapped in it, as the
  * box child will (under AppArmor's restriction the unshare succeeds and
  * the uid_map write is what fails). */
@@ -139,6 +154,9 @@ void boxns_want(int what)
 	/* Without root, a mount, network or pid namespace needs a user one. */
 	if ((ns.want & (BOXNS_MOUNT | BOXNS_NET | BOXNS_PID | BOXNS_CGROUP)) &&
 	    !boxns_privileged())
+		ns.want |= BOXNS_USER;
+	/* Root without CAP_NET_ADMIN: the user namespace gives it. */
+	if ((ns.want & BOXNS_NET) && !boxns_net_privileged())
 		ns.want |= BOXNS_USER;
 	if (!ns.user) {
 		ns.uid = (unsigned)geteuid();

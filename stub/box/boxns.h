@@ -17,6 +17,8 @@ enum boxns {
 int boxns_is_root(void);
 /* Root with CAP_SYS_ADMIN: makes namespaces without a user one. */
 int boxns_privileged(void);
+/* And CAP_NET_ADMIN: a network namespace of its own needs no user one. */
+int boxns_net_privileged(void);
 /* May a child of ours create a user namespace and map itself in it?
  * Asked once, cached. */
 int boxns_userns_available(void);

@@ -38,7 +38,10 @@
  */
 #include "view.h"
 #include "boxns.h"
+#include "hosttree.h"
 #include "init.h"
+#include "mountapi.h"
+#include "trial.h"
 #include "abi/landlock_compat.h"
 
 #include <errno.h>
@@ -56,24 +59,6 @@
 
 #include <linux/openat2.h>
 
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef SYS_fsopen
-#define SYS_fsopen 430
-#endif
-#ifndef SYS_fsconfig
-#define SYS_fsconfig 431
-#endif
-#ifndef SYS_fsmount
-#define SYS_fsmount 432
-#endif
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
 #define OPEN_TREE_CLONE_	 1u
 #define AT_RECURSIVE_		 0x8000u
 #define MOVE_MOUNT_F_EMPTY_PATH_ 0x4u
@@ -94,6 +79,9 @@ struct mount_attr_ {
 static struct {
 	const struct policy *p;
 	int root;	    /* a root of its own */
+	int hosttree;	    /* degraded: the host's tree (hosttree.c) */
+	int chroot;	    /* pivot_root refused: a chroot (trial.c) */
+	int proc_rbind;	    /* a fresh procfs refused: /proc's rbind */
 	uint32_t n;	    /* entries in order */
 	uint32_t *order;    /* entry indices, by bound path */
 	const char **path;  /* the bound path of order[k] */
@@ -224,7 +212,9 @@ static int mount_api(void)
 void view_plan(const struct policy *p, struct layer_state *l, int learn)
 {
 	const struct view_spec *v = &p->view;
-	const char *why = NULL;
+	const char *why = NULL, *hint = "";
+	static char tried[160];
+	struct trial t = {TRIAL_OK, 0, 0};
 
 	V.p = p;
 	l->tier = TIER_OFF;
@@ -239,21 +229,58 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 			    v->uid, v->gid, boxns_userns_why());
 		return;
 	}
-	if (!boxns_privileged() && !boxns_userns_available())
+	if (!boxns_privileged() && !boxns_userns_available()) {
 		why = "no user namespace for this user";
-	else if (!mount_api())
+		hint = boxns_userns_why();
+	} else if (!mount_api()) {
 		why = "the kernel lacks the mount API (Linux 5.12)";
+	} else if (trial_run(!boxns_privileged() ||
+				 (p->net.present && !boxns_net_privileged()),
+			     0, &t) == 0 &&
+		   t.step != TRIAL_OK) {
+		/* trial.c: the steps tried, the first refused named */
+		snprintf(tried, sizeof(tried), "%s: %s",
+			 trial_step_name(t.step), strerror(t.err));
+		hint = trial_hint(&t);
+		V.proc_rbind = t.proc_rbind;
+		if (t.proc_rbind)
+			warning("view: proc: a fresh procfs is refused here "
+				"(masked /proc paths): the container's /proc is "
+				"bound instead, its processes visible");
+		if (t.step == TRIAL_CHROOT) {
+			V.chroot = 1;
+			snprintf(tried + strlen(tried),
+				 sizeof(tried) - strlen(tried),
+				 ": a chroot into the same tree");
+			warning("view: %s (%s)", tried, hint);
+			l->reason = tried;
+		} else {
+			why = tried;
+		}
+	}
 	if (why && !(v->flags & POLBIN_VIEW_F_BEST_EFFORT))
 		die("view: the box's own view cannot be had here: %s%s%s; the "
 		    "policy requires it (`fs best_effort` would run without "
 		    "it)",
-		    why, why[0] == 'n' ? ": " : "",
-		    why[0] == 'n' ? boxns_userns_why() : "");
+		    why, hint[0] ? ": " : "", hint);
 	if (why) {
-		warning("view: %s: the host's tree, Landlock alone", why);
+		hosttree_plan(p);
+		warning("view: %s: the host's tree under Landlock, with the "
+			"host's /dev nodes, a private temporary folder and the "
+			"host's /proc read-only in place of the box's own%s%s",
+			why, hint[0] ? "; to have the view: " : "", hint);
 		l->tier = TIER_DEGRADED;
 		l->reason = why;
+		V.hosttree = 1;
 		return;
+	}
+	if (!why && t.step == TRIAL_OK && t.proc_rbind) {
+		V.proc_rbind = 1;
+		l->reason = "procfs: a fresh procfs is refused here: the "
+			    "container's /proc, bound";
+		warning("view: proc: a fresh procfs is refused here (masked "
+			"/proc paths): the container's /proc is bound instead, "
+			"its processes visible");
 	}
 	boxns_want(BOXNS_MOUNT | BOXNS_PID);
 	init_plan();
@@ -262,7 +289,7 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 	if (syscall(SYS_getcwd, V.cwd, sizeof(V.cwd)) < 0 || V.cwd[0] != '/')
 		V.cwd[0] = '\0';
 	V.root = 1;
-	l->tier = TIER_ENFORCED;
+	l->tier = V.chroot || V.proc_rbind ? TIER_DEGRADED : TIER_ENFORCED;
 }
 
 int view_root(void)
@@ -540,6 +567,26 @@ static void make_proc(const struct view_entry *e, const char *path,
 
 	if (boxns_wanted(BOXNS_USER))
 		opts[2] = NULL;
+	if (V.proc_rbind) {
+		/* trial.c: a fresh procfs is refused (masked paths); the
+		 * host's, recursively, so its masks come along, read-only */
+		int host = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int to = point(path, 0);
+
+		if (host < 0)
+			die_with_error("view: %s: open the host's /proc", path);
+		bind_fd(host, "", to, attrs | MOUNT_ATTR_RDONLY_, path);
+		close(host);
+		/* the bound tree's root, not the folder below it */
+		m = openat(V.rootfd, path + 1,
+			   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (m < 0)
+			die_with_error("view: %s: open", path);
+		close(to);
+		landlock_allow(ll, m, e->access, path);
+		close(m);
+		return;
+	}
 	m = mount_new("proc", opts, attrs, -1, NULL, path);
 	for (i = 0; i < sizeof(ro) / sizeof(*ro); i++) {
 		int to = openat(m, ro[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -729,10 +776,20 @@ static void build(const struct ll_run *ll, const struct view_extras *x)
 	}
 	secret_points(x);
 	/* The old root goes: stacked over the new one, then detached. */
-	if (fchdir(V.rootfd) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
-		die_with_error("view: pivot_root");
-	if (umount2(".", MNT_DETACH) < 0)
-		die_with_error("view: detach the old root");
+	if (fchdir(V.rootfd) < 0)
+		die_with_error("view: chdir into the new root");
+	if (V.chroot) {
+		/* pivot_root refused (trial.c): the same tree, chrooted; the
+		 * old root stays mounted below it, out of every path, and
+		 * the box keeps no CAP_SYS_CHROOT to leave it */
+		if (chroot(".") < 0)
+			die_with_error("view: chroot");
+	} else {
+		if (syscall(SYS_pivot_root, ".", ".") < 0)
+			die_with_error("view: pivot_root");
+		if (umount2(".", MNT_DETACH) < 0)
+			die_with_error("view: detach the old root");
+	}
 	if (chdir("/") < 0)
 		die_with_error("view: chdir /");
 	x->secrets();
@@ -749,7 +806,9 @@ void view_child(const struct ll_run *ll, const struct view_extras *x)
 	uint32_t i;
 
 	if (!V.root) {
-		x->host_files(); /* the host's tree, as before */
+		if (V.hosttree)
+			hosttree_child(ll); /* /dev, /tmp, /proc replaced */
+		x->host_files();	    /* the host's tree, as before */
 		x->secrets();
 		return;
 	}
@@ -763,6 +822,17 @@ void view_child(const struct ll_run *ll, const struct view_extras *x)
 		die_with_error("view: setrlimit(RLIMIT_NOFILE)");
 }
 
+const char *view_env(void)
+{
+	return V.hosttree ? hosttree_tmpdir_env() : NULL;
+}
+
+void view_finish(void)
+{
+	if (V.hosttree)
+		hosttree_finish();
+}
+
 void view_record(struct text *t, int refused)
 {
 	const struct view_spec *v = V.p ? &V.p->view : NULL;
@@ -773,8 +843,15 @@ void view_record(struct text *t, int refused)
 	else
 		text_add(t, ",\"user\":\"caller\"");
 	text_add(t, ",\"root\":\"%s\"", V.root ? "own" : "host");
+	if (V.hosttree) {
+		text_add(t, ",\"rung\":\"landlock\"");
+		hosttree_record(t);
+	}
 	if (!V.root || refused)
 		return;
+	text_add(t, ",\"rung\":\"%s\"", V.chroot ? "chroot" : "pivot_root");
+	if (V.proc_rbind)
+		text_add(t, ",\"proc\":\"rbind\"");
 	text_add(t, ",\"entries\":%u", V.n);
 	init_record(t);
 }

@@ -36,6 +36,12 @@ struct view_extras {
  * without a view, those two on the host's tree as before.
  */
 void view_child(const struct ll_run *ll, const struct view_extras *x);
+/* Parent: "TMPDIR=..." where the box's /tmp is a private folder of the
+ * host's tree (hosttree.c), else NULL. */
+const char *view_env(void);
+/* Parent, when the box ended or was refused: what the view left on the
+ * host (the private folder) removed. */
+void view_finish(void);
 /* The view layer's record fields (",\"root\":..."). */
 void view_record(struct text *t, int refused);
 

@@ -148,6 +148,10 @@ struct policy {
 	struct sock_filter *noexec;
 	unsigned short nnoexec;
 
+	/* NONET: nnonet == 0 but with `net none` and no loopback port. */
+	struct sock_filter *nonet;
+	unsigned short nnonet;
+
 	struct ll_spec ll;	   /* present == 0: no Landlock layer */
 	struct view_spec view;	   /* present == 0: no VIEW section */
 	struct net_spec net;	   /* present == 0: the host's network */

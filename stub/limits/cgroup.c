@@ -201,6 +201,9 @@ struct find {
 	const char *ctrl; /* a v1 controller, or NULL for cgroup2 */
 	char *out;
 	size_t len;
+	const char *under; /* mountinfo: our cgroup's path, the mount's root
+			    * holding it; the root's length into *rootlen */
+	size_t *rootlen;
 };
 
 /*
@@ -245,12 +248,15 @@ static int each_line(const char *path, int (*fn)(char *, const struct find *),
 
 /*
  * A line of /proc/self/mountinfo: fields 4 and 5 (root, mount point);
- * after " - ": type, source, options. Only mounts of a hierarchy's root,
- * so /proc/self/cgroup's paths lead below it.
+ * after " - ": type, source, options. Only a mount whose root holds our
+ * cgroup, so /proc/self/cgroup's path leads below it: a hierarchy's root,
+ * or (a container without a cgroup namespace, `--privileged` among them)
+ * the container's own cgroup, bound where the hierarchy would be.
  */
 static int mountinfo_line(char *line, const struct find *f)
 {
 	char *fld[5], *after[3], *sep = strstr(line, " - ");
+	size_t root;
 
 	if (!sep)
 		return -1;
@@ -258,12 +264,18 @@ static int mountinfo_line(char *line, const struct find *f)
 	if (split_fields(line, fld, 5) < 5 ||
 	    split_fields(sep + 3, after, 3) < 3)
 		return -1;
-	if (strcmp(fld[3], "/") != 0 || strchr(fld[4], '\\'))
+	if (strchr(fld[3], '\\') || strchr(fld[4], '\\'))
+		return -1;
+	root = strcmp(fld[3], "/") ? strlen(fld[3]) : 0;
+	if (root && (strncmp(f->under, fld[3], root) ||
+		     (f->under[root] != '/' && f->under[root] != '\0')))
 		return -1;
 	if (f->ctrl ? strcmp(after[0], "cgroup") == 0 &&
 			  has_token(after[2], f->ctrl)
-		    : strcmp(after[0], "cgroup2") == 0)
+		    : strcmp(after[0], "cgroup2") == 0) {
+		*f->rootlen = root;
 		return join(f->out, f->len, "%s", fld[4]);
+	}
 	return -1;
 }
 
@@ -292,15 +304,21 @@ static int cgroup_line(char *line, const struct find *f)
 static int cg_locate(const char *ctrl, char dir[PATH_MAX], char path[PATH_MAX])
 {
 	char mnt[PATH_MAX];
-	const struct find m = {ctrl, mnt, PATH_MAX}, c = {ctrl, path, PATH_MAX};
+	size_t root = 0;
+	const struct find c = {ctrl, path, PATH_MAX, NULL, NULL},
+			  m = {ctrl, mnt, PATH_MAX, path, &root};
 
+	if (each_line("/proc/self/cgroup", cgroup_line, &c) < 0)
+		return each_line(
+			   "/proc/self/mountinfo", mountinfo_line,
+			   &(struct find){ctrl, mnt, PATH_MAX, "/", &root}) < 0
+			   ? -2
+			   : -1;
 	if (each_line("/proc/self/mountinfo", mountinfo_line, &m) < 0)
 		return -2;
-	if (each_line("/proc/self/cgroup", cgroup_line, &c) < 0)
-		return -1;
 	if (!strcmp(path, "/"))
 		path[0] = '\0';
-	return join(dir, PATH_MAX, "%s%s", mnt, path);
+	return join(dir, PATH_MAX, "%s%s", mnt, path + root);
 }
 
 /* --- the box's cgroups ------------------------------------------------ */

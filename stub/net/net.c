@@ -32,6 +32,7 @@
  * other than NETLINK_ROUTE.
  */
 #include "net.h"
+#include "fallback.h"
 #include "observe/observe.h"
 #include "box/boxns.h"
 #include "lib/kernel.h"
@@ -182,6 +183,23 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		return;
 	}
 	l->tier = TIER_ENFORCED;
+	/* The ladder's second rung (fallback.c): no namespace can be had. */
+	if (net_fallback_wanted(p) && !boxns_net_privileged() &&
+	    !boxns_userns_available()) {
+		net_fallback_plan();
+		l->tier = TIER_DEGRADED;
+		l->reason = "no network namespace (no user namespace for this "
+			    "user): seccomp refuses every socket but AF_UNIX";
+		warning("net: none: no network namespace can be made here "
+			"(%s); seccomp refuses every socket family but AF_UNIX"
+			"%s",
+			boxns_userns_why(),
+			net_fallback_rung()[7]
+			    ? ", Landlock every TCP bind and "
+			      "connect"
+			    : "");
+		return;
+	}
 	N.cgroup = want_cgroup(s);
 	if (!N.cgroup) {
 		plan_namespace(s);
@@ -756,6 +774,10 @@ void net_record(struct text *t, int refused)
 						  : "none");
 	if (N.fallback)
 		text_add(t, ",\"backend_fallback\":\"%s\"", N.fallback);
+	text_add(t, ",\"rung\":\"%s\"",
+		 net_fallback_on() ? net_fallback_rung()
+		 : N.cgroup	   ? "cgroup"
+				   : "namespace");
 	text_add(t, ",\"loopback\":[");
 	for (i = 0; i < s->nloopback; i++)
 		text_add(t, i ? ",\"%u-%u\"" : "\"%u-%u\"", s->loopback[i][0],

@@ -587,7 +587,60 @@ t_net_none_private_loopback() {
 		expect "interfaces and routes in the box" "$r4" \
 			"$(printf 'lo\n0')" &&
 		expect_match "record" "$(cat "$T/rec.json")" \
-			'"net":\{"tier":"enforced","mode":"none","egress":"none","loopback":\[\]\}'
+			'"net":\{"tier":"enforced","mode":"none","egress":"none","rung":"namespace","loopback":\[\]\}'
+}
+
+# net none's second rung (docs/CONTAINERS.md): where no network namespace
+# can be made (root without capabilities inside an outer box may not map
+# itself in a user namespace), seccomp refuses every socket family but
+# AF_UNIX (the NONET program) and Landlock every TCP bind and connect;
+# the record says degraded and which rung. Root only, as in
+# t_view_degraded_replacements.
+t_net_none_without_namespace() {
+	is_root || { say "  (root only: uid 65534 gets the namespace)"; return 0; }
+	start_server serve-tcp 39123 5000 || return 1
+	s1=$SERVER
+	nested() {
+		box "$ART/nosyscalls.polbin" -- "$BIN/polexec" "$@"
+	}
+	nested --record "$T/rec.json" "$ART/net_none.polbin" -- \
+		"$BIN/llprobe" connect 39123
+	r1=$OUT
+	e1=$ERR
+	r2=$("$BIN/llprobe" connect 39123)
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" inet
+	r3=$OUT
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" unix
+	r4=$OUT
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" netlink-route
+	r5=$OUT
+	nested "$ART/net_none.polbin" -- "$BIN/sockets" io_uring
+	r6=$OUT
+	nested --require-enforced "$ART/net_none.polbin" -- "$BIN/llprobe" say ran
+	r7=$OUT
+	rc7=$RC
+	e7=$ERR
+	stop_servers $s1
+	expect_match "TCP to the host's listener" "$r1" \
+		"connect: .*errno=13 \(Permission denied\)" &&
+		expect "twin: from outside" "$r2" "connect: ok" &&
+		expect "UDP socket" "$r3" \
+			"socket(inet): errno=13 (Permission denied)" &&
+		expect "unix socket" "$r4" "socket(unix): ok" &&
+		expect "netlink socket" "$r5" \
+			"socket(netlink-route): errno=13 (Permission denied)" &&
+		expect_match "io_uring (the companions' EACCES or NONET's EPERM)" \
+			"$r6" "^io_uring_setup: errno=(1|13) " &&
+		expect_match "says so" "$e1" \
+			"net: none: no network namespace can be made here" ||
+		return 1
+	n=$(jq -c .layers.net "$T/rec.json")
+	expect_match "record: degraded" "$n" '"tier":"degraded\(no network namespace' &&
+		expect_match "record: the rung" "$n" '"rung":"seccomp\+landlock"' &&
+		expect "--require-enforced: exit" "$rc7" 125 &&
+		expect "--require-enforced: never ran" "$r7" "" &&
+		expect_match "--require-enforced: why" "$e7" \
+			'net would be degraded'
 }
 
 # No syscalls block: the egress companions' layer is still a filter.
@@ -1756,6 +1809,53 @@ t_view_grant_in_own_mount_keeps_its_mount() {
 		"read: 0 bytes"
 }
 
+# The degraded view (docs/CONTAINERS.md, the view's last rung): where the
+# box's own view cannot be had, `fs best_effort` runs on the host's tree
+# under Landlock, and what the view gave is replaced: /dev/null and the
+# other nodes on the host's own, a private folder for /tmp (TMPDIR,
+# removed afterwards), the host's /proc read-only. A shell, mktemp,
+# /proc/self, python3 and git work; the host's /tmp beside the folder
+# stays out of reach. Root only: inside an outer box root has no
+# capability and may not map itself in a user namespace, so the view
+# degrades; uid 65534 gets the view there (tests/containers has every
+# shape).
+t_view_degraded_replacements() {
+	[ "$(id -u)" = 0 ] || { say "  (root only: uid 65534 gets the view)"; return 0; }
+	view_setup || return 1
+	chmod 777 "$T/ws"
+	box "$ART/nosyscalls.polbin" -- "$BIN/polexec" --record "$T/rec.json" \
+		--var V_WS="$T/ws" "$ART/view-degraded.polbin" -- /bin/sh -c '
+echo x >/dev/null 2>/dev/null && echo devnull=ok
+f=$(mktemp) && echo mktemp=ok && case $f in "$TMPDIR"/*) echo in-tmpdir ;; esac
+echo "$TMPDIR" >"$HOME/tmpdir"
+head -c 5 /proc/self/status >/dev/null && echo proc=ok
+echo x >/proc/self/comm 2>/dev/null || echo proc-ro
+echo x >/tmp/polc-leak-degraded-$$ 2>/dev/null || echo host-tmp-denied
+python3 -c "import tempfile; tempfile.NamedTemporaryFile(); print(\"python3=ok\")"
+cd && git init -q r && cd r && git config user.email a@b.c &&
+	git config user.name t && echo hi >f && git add f &&
+	git commit -qm first && echo git=ok'
+	expect "degraded box" "$OUT" "devnull=ok
+mktemp=ok
+in-tmpdir
+proc=ok
+proc-ro
+host-tmp-denied
+python3=ok
+git=ok" || { say "$ERR"; return 1; }
+	d=$(cat "$T/ws/tmpdir")
+	expect_match "TMPDIR: the box's folder" "$d" '^/tmp/polexec-box\.' &&
+		expect_absent "the folder removed" "$d" || return 1
+	v=$(jq -c .layers.view "$T/rec.json")
+	expect_match "record: degraded" "$v" '"tier":"degraded\(' &&
+		expect_match "record: the rung" "$v" '"rung":"landlock"' &&
+		expect_match "record: /tmp replaced" "$v" \
+			"\"tmp\":\"$d\"" &&
+		expect_match "record: /dev, /proc" "$v" \
+			'"dev":"the host.s null.*"proc":"the host.s /proc, read-only"' &&
+		expect_match "says so" "$ERR" 'private temporary folder'
+}
+
 # Landlock behind the view: a folder fd the box inherited (its stdin)
 # reaches the host's tree outside every mount of the view. Only Landlock
 # stands there, and it refuses as it would without a view.
@@ -2408,6 +2508,7 @@ t_record_survives_hostile_meta_name
 t_hostile_sections_refused
 t_no_syscalls_block_records_seccomp_enforced
 t_net_none_private_loopback
+t_net_none_without_namespace
 t_child_failure_recorded_as_refusal
 t_run_record
 t_example_hello
@@ -2456,6 +2557,7 @@ t_view_root_caller_user_nobody
 t_view_record_and_require_enforced
 t_view_real_programs
 t_view_grant_in_own_mount_keeps_its_mount
+t_view_degraded_replacements
 t_group_sigkill_leaves_no_cgroup
 t_killed_keeper_cgroups_swept
 t_memory_cap_kills_or_refuses

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# One cell of the container matrix (run.sh), inside the container:
+# polexec --doctor, then the box with its probes, for POLICY; everything
+# into /work/out/CELL. The listener runs beside the box, in the container.
+pol=$1
+cell=$2
+o=/work/out/$cell
+mkdir -p "$o/ws" && chmod 777 "$o" "$o/ws" &&
+	cp /work/probes.sh "$o/ws/probes.sh" # inside the box's grants
+export PORT=39200
+python3 /work/listen.py "$PORT" "$o/heard" &
+l=$!
+i=0
+while [ ! -e "$o/heard.ready" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+vars="--var WS=$o/ws --var WORKSPACE=$o/ws --var SRC=/work/src"
+/work/polexec --doctor /work/$pol.polbin >"$o/doctor.txt" 2>&1
+echo $? >"$o/doctor.rc"
+/work/polexec --record "$o/rec.json" $vars /work/$pol.polbin -- \
+	/bin/sh "$o/ws/probes.sh" >"$o/probes.txt" 2>"$o/stderr.txt"
+echo $? >"$o/rc"
+kill $l 2>/dev/null
+wait $l 2>/dev/null
+exit 0

@@ -1,0 +1,249 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The container matrix (issue 24, docs/CONTAINERS.md): polexec inside runc
+# containers shaped as users run it, each cell a policy in a shape:
+#
+#   A  docker run defaults: root, Docker's default capabilities, Docker's
+#      default seccomp profile (converted as moby's daemon converts it:
+#      moby_seccomp.py), masked /proc paths
+#   B  devcontainer / CI: uid 1000, no capability, no_new_privs, the same
+#      profile
+#   C  restricted pod: uid 1000, no capability, no_new_privs, the runtime
+#      default profile (Docker's), read-only root
+#   S  A with --cap-add SYS_ADMIN: Docker's profile then allows unshare
+#      and mount, not pivot_root; no CAP_NET_ADMIN
+#   D  root, every capability, seccomp unconfined, masked /proc paths
+#   P  --privileged: D without masked paths, /sys and cgroups read-write
+#
+# Policies: best.pol (fs best_effort, net none), require.pol (the same
+# requiring the view), examples/ci.pol and examples/shell.pol. In each
+# cell, inside the container (cell.sh): `polexec --doctor`, then the box
+# running probes.sh beside a TCP and UDP listener of the container's own.
+# A cell passes when either
+#   - polexec refused (125) with a message, and doctor did not pass it; or
+#   - the box ran, and every layer's record holds: with Landlock on, the
+#     canary outside the grants and a write outside the workspace are
+#     denied; with net none (enforced or degraded) the listener heard
+#     nothing; a memory or pids cap the record says enforced stops a
+#     512 MiB allocation or 100 processes; with an fs section, /dev/null, mktemp, /proc/self, python3
+#     and git work; and doctor said "degraded" where the run was.
+#
+# The bundles' root is an empty folder of the suite's own with the host's
+# /usr bound read-only; every container has its own network namespace,
+# and the whole suite runs in one more (unshare -n). Needs root, runc, jq,
+# python3. CONTAINERS_SHAPES / CONTAINERS_POLICIES pick cells; `make
+# check` runs all (about a minute here).
+
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh"
+suite_paths
+root=$ROOT
+POLC=${POLC:-$B/polc}
+POLEXEC=${POLEXEC:-$B/polexec}
+PROFILE=${DOCKER_PROFILE:-$root/tests/containers/docker-default.json}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "containers: needs root (runc runs containers as root here)" >&2
+	exit 2
+fi
+for t in runc jq python3 unshare; do
+	command -v "$t" >/dev/null ||
+		{ echo "containers: no $t (make deps installs it)" >&2; exit 2; }
+done
+if [ -z "${CONTAINERS_INNER:-}" ]; then
+	CONTAINERS_INNER=1 exec unshare -n -- sh "$0" "$@"
+fi
+
+tmp=$(mktemp -d /tmp/polc-containers.XXXXXX) || exit 2
+state=$tmp/state
+cleanup() {
+	for c in $(runc --root "$state" list -q 2>/dev/null); do
+		runc --root "$state" delete -f "$c" >/dev/null 2>&1
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+mkdir -p "$state" "$tmp/work/out" "$tmp/work/src" "$tmp/rootfs"
+chmod 755 "$tmp" "$tmp/work" "$tmp/work/src"
+chmod 777 "$tmp/work/out"
+cp "$POLEXEC" "$HERE/probes.sh" "$HERE/cell.sh" "$HERE/listen.py" \
+	"$tmp/work/" || exit 2
+echo canary-outside >"$tmp/work/canary"
+chmod 644 "$tmp/work/canary"
+POLICIES=${CONTAINERS_POLICIES:-best require ci shell}
+for p in $POLICIES; do
+	case $p in
+	best | require) src=$HERE/$p.pol ;;
+	*) src=$root/examples/$p.pol ;;
+	esac
+	"$POLC" build "$src" -o "$tmp/work/$p.polbin" 2>"$tmp/build.log" ||
+		{ cat "$tmp/build.log"; exit 2; }
+done
+chmod -R a+rX "$tmp/work"
+
+# The root: the host's /usr (bound read-only by the spec), the merged-/usr
+# links, a passwd with uid 1000, empty mount points.
+r=$tmp/rootfs
+mkdir -p "$r/usr" "$r/etc" "$r/tmp" "$r/work" "$r/proc" "$r/dev" "$r/sys"
+chmod 1777 "$r/tmp"
+for l in bin lib lib64 sbin; do
+	[ -L "/$l" ] && ln -s "$(readlink "/$l")" "$r/$l"
+done
+printf 'root:x:0:0:root:/root:/bin/sh\nu:x:1000:1000:u:/work:/bin/sh\n' \
+	>"$r/etc/passwd"
+printf 'root:x:0:\nu:x:1000:\n' >"$r/etc/group"
+cp /etc/ld.so.cache "$r/etc/" 2>/dev/null # what an image has; std/ grants it
+(cd "$tmp" && runc spec) || exit 2
+
+DOCKER_CAPS=CAP_CHOWN,CAP_DAC_OVERRIDE,CAP_FSETID,CAP_FOWNER,CAP_MKNOD,CAP_NET_RAW,CAP_SETGID,CAP_SETUID,CAP_SETFCAP,CAP_SETPCAP,CAP_NET_BIND_SERVICE,CAP_SYS_CHROOT,CAP_KILL,CAP_AUDIT_WRITE
+# every capability this suite holds itself (a machine may hold back some)
+ALL_CAPS=$(python3 -c '
+names = """CHOWN DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID KILL SETGID SETUID SETPCAP LINUX_IMMUTABLE NET_BIND_SERVICE NET_BROADCAST NET_ADMIN NET_RAW IPC_LOCK IPC_OWNER SYS_MODULE SYS_RAWIO SYS_CHROOT SYS_PTRACE SYS_PACCT SYS_ADMIN SYS_BOOT SYS_NICE SYS_RESOURCE SYS_TIME SYS_TTY_CONFIG MKNOD LEASE AUDIT_WRITE AUDIT_CONTROL SETFCAP MAC_OVERRIDE MAC_ADMIN SYSLOG WAKE_ALARM BLOCK_SUSPEND AUDIT_READ PERFMON BPF CHECKPOINT_RESTORE""".split()
+bnd = int([l for l in open("/proc/self/status") if l.startswith("CapBnd:")][0].split()[1], 16)
+print(",".join("CAP_" + n for i, n in enumerate(names) if bnd >> i & 1))')
+python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS" \
+	>"$tmp/seccomp-docker.json" &&
+	python3 "$HERE/moby_seccomp.py" "$PROFILE" "" \
+		>"$tmp/seccomp-nocaps.json" &&
+	python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS,CAP_SYS_ADMIN" \
+		>"$tmp/seccomp-sysadmin.json" || exit 2
+
+# config SHAPE POLICY CELL: the bundle's config.json for one cell.
+config() {
+	case $1 in
+	A) uid=0 caps=$DOCKER_CAPS sc=docker nnp=false ro=false priv=0 ;;
+	B) uid=1000 caps= sc=nocaps nnp=true ro=false priv=0 ;;
+	C) uid=1000 caps= sc=nocaps nnp=true ro=true priv=0 ;;
+	S) uid=0 caps=$DOCKER_CAPS,CAP_SYS_ADMIN sc=sysadmin nnp=false ro=false priv=0 ;;
+	D) uid=0 caps=$ALL_CAPS sc= nnp=false ro=false priv=0 ;;
+	P) uid=0 caps=$ALL_CAPS sc= nnp=false ro=false priv=1 ;;
+	esac
+	jq --arg caps "$caps" --argjson uid $uid --argjson nnp $nnp \
+		--argjson ro $ro --argjson priv $priv --arg work "$tmp/work" \
+		--arg rootfs "$r" --arg pol "$2" --arg cell "$3" '
+		($caps | split(",") | map(select(. != ""))) as $c |
+		.root = {path: $rootfs, readonly: $ro} |
+		.process.terminal = false |
+		.process.user = {uid: $uid, gid: $uid} |
+		.process.noNewPrivileges = $nnp |
+		.process.capabilities = {bounding: $c, effective: $c,
+			permitted: $c} |
+		.process.env = ["PATH=/usr/bin:/bin", "HOME=/work/out",
+			"LANG=C.UTF-8"] |
+		.process.cwd = "/work" |
+		.process.args = ["/bin/sh", "/work/cell.sh", $pol, $cell] |
+		.mounts += [
+			{destination: "/usr", type: "bind", source: "/usr",
+			 options: ["rbind", "ro", "nosuid", "nodev"]},
+			{destination: "/work", type: "bind", source: $work,
+			 options: ["rbind", "rw"]}] |
+		if $priv == 1 then
+			del(.linux.maskedPaths) | del(.linux.readonlyPaths) |
+			.mounts |= map(if .destination == "/sys" or
+				.destination == "/sys/fs/cgroup"
+				then .options |= map(select(. != "ro"))
+				else . end) |
+			.linux.resources.devices = [{allow: true, access: "rwm"}]
+		else . end' "$tmp/config.json" >"$tmp/cell.json" || return 1
+	if [ -n "$sc" ]; then
+		jq --slurpfile s "$tmp/seccomp-$sc.json" '.linux.seccomp = $s[0]' \
+			"$tmp/cell.json" >"$tmp/config-run.json"
+	else
+		cp "$tmp/cell.json" "$tmp/config-run.json"
+	fi
+	mkdir -p "$tmp/bundle-$3"
+	mv "$tmp/config-run.json" "$tmp/bundle-$3/config.json"
+}
+
+passed=0
+failed=0
+matrix=
+# cell SHAPE POLICY: runs it and judges it; one line of the matrix.
+cell() {
+	c=$1-$2
+	o=$tmp/work/out/$c
+	config "$1" "$2" "$c" || { failed=$((failed + 1)); return; }
+	timeout 120 runc --root "$state" run --bundle "$tmp/bundle-$c" \
+		"polc-ct-$$-$c" >"$tmp/runc-$c.log" 2>&1
+	runc --root "$state" delete -f "polc-ct-$$-$c" >/dev/null 2>&1
+	why=
+	rc=$(cat "$o/rc" 2>/dev/null) || rc=none
+	drc=$(cat "$o/doctor.rc" 2>/dev/null) || drc=none
+	if [ "$rc" = none ]; then
+		why="the cell did not run: $(tail -n 3 "$tmp/runc-$c.log")"
+	elif [ "$rc" = 125 ]; then
+		msg=$(grep -m 1 '^polexec: ' "$o/stderr.txt")
+		[ -n "$msg" ] || why="refused without a message"
+		[ "$drc" != 0 ] || why="${why}doctor passed what was refused; "
+		line="refused: ${msg#polexec: }"
+	else
+		rec=$o/rec.json
+		t() { jq -r ".layers.$1.tier" "$rec"; }
+		got() { grep -q "^$1=$2\$" "$o/probes.txt"; }
+		# what a shell needs, wherever the policy has an fs section
+		# (a syscalls-only policy may refuse python3's calls by design)
+		if [ "$(t view)" != off ]; then
+			for f in devnull mktemp proc python3 git; do
+				got $f ok || why="$why$f failed; "
+			done
+		fi
+		if [ "$(t landlock)" != off ]; then
+			got canary denied || why="${why}canary read; "
+			got write_outside denied || why="${why}wrote outside; "
+		fi
+		# --privileged mounts the v1 hierarchies read-write: used
+		case $1:$(t limits) in
+		P:degraded*) why="${why}limits degraded under --privileged; " ;;
+		esac
+		# best.pol and require.pol cap memory at 256 MiB, pids at 64
+		for l in memory pids; do
+			case $2 in best | require) ;; *) continue ;; esac
+			[ "$(jq -r ".limits.$l.status // empty" "$rec")" != enforced ] ||
+				got $l denied || why="${why}past the $l cap; "
+		done
+		case $(jq -r .layers.net.mode "$rec") in
+		none)
+			[ ! -s "$o/heard" ] ||
+				why="${why}the listener heard $(tr '\n' ' ' <"$o/heard"); "
+			;;
+		esac
+		[ "$drc" = 0 ] || why="${why}doctor refused what ran; "
+		for l in view net; do
+			case $(t $l) in
+			degraded*)
+				grep -q "degraded" "$o/doctor.txt" ||
+					why="${why}doctor did not say $l degraded; "
+				;;
+			esac
+		done
+		lim=$(jq -r '[.limits // {} | to_entries[] |
+			select(.key == "memory" or .key == "pids") |
+			"\(.key) \(.value.tier)"] | join(" ")' "$rec")
+		line="limits ${lim:-none} $(t limits | cut -c1-8), view $(jq -r '.layers.view | (.rung // .root) + (if .replaced.tmp then " (TMPDIR " + .replaced.tmp + ")" else "" end) + (if .proc then " (proc " + .proc + ")" else "" end)' "$rec") $(t view | cut -c1-8), net $(jq -r '.layers.net.rung // .layers.net.mode' "$rec") $(t net | cut -c1-8)"
+	fi
+	if [ -z "$why" ]; then
+		passed=$((passed + 1))
+		echo "ok   $1 $2: $line (doctor $drc)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1 $2: $why"
+		sed 's/^/     /' "$o/stderr.txt" "$o/probes.txt" "$o/doctor.txt" \
+			2>/dev/null | head -n 40
+	fi
+	matrix="$matrix
+| $1 | $2 | $line |"
+}
+
+for s in ${CONTAINERS_SHAPES:-A B C S D P}; do
+	for p in $POLICIES; do
+		cell "$s" "$p"
+	done
+done
+if [ -n "${CONTAINERS_MATRIX:-}" ]; then
+	printf '| shape | policy | what polexec gave |\n|---|---|---|%s\n' \
+		"$matrix" >"$CONTAINERS_MATRIX"
+fi
+echo "containers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
