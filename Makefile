@@ -22,13 +22,14 @@ POLEXEC_SRCS :=
 TEST_BINS    :=
 CHECKS       :=
 
-all: $(B)/polc $(B)/polexec $(B)/install/polc
+all: $(B)/polc $(B)/polexec $(B)/install/polc $(B)/polc-probe
 
 include lang/lang.mk
 include artifact/artifact.mk
 include bpf/bpf.mk
 include compiler/compiler.mk
 include stub/stub.mk
+include selftest/selftest.mk
 include tests/tests.mk
 include bench/bench.mk
 
