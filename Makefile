@@ -54,15 +54,18 @@ POLC_DATA   := $(DATADIR)/polc
 MAN1DIR     := $(DATADIR)/man/man1
 BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 STDLIB_REL  := ../share/polc/stdlib-policies
+# polc selftest's probes, found relative to polc as the stdlib is.
+LIBDIR      := $(PREFIX)/lib/polc
 
 STDLIB_FILES := $(sort $(patsubst stdlib-policies/%,%,\
                   $(shell find stdlib-policies -name '*.pol')))
-MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polexec.1 polexec-sh.1
+MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polc-selftest.1 polexec.1 \
+                polexec-sh.1
 SCHEMA_FILES := run-record.schema.json check.schema.json
 COMPLETIONS  := polc polexec polexec-sh
 
 # Every file install puts, one list, so uninstall removes exactly these.
-INSTALLED := $(BINDIR)/polc $(BINDIR)/polexec \
+INSTALLED := $(BINDIR)/polc $(BINDIR)/polexec $(LIBDIR)/polc-probe \
              $(BINDIR)/polexec-sh $(BINDIR)/polexec-bash \
              $(BASHCOMPDIR)/polexec-bash \
              $(addprefix $(POLC_DATA)/stdlib-policies/,$(STDLIB_FILES)) \
@@ -79,9 +82,10 @@ $(B)/install/polc: $(filter-out $(POLC_MAIN),$(POLC_OBJS)) \
                    $(B)/install/polc.o
 	$(CC) $(CFLAGS) $^ $(filter-out -lz3,$(LDLIBS)) -o $@
 
-install: $(B)/install/polc $(B)/polexec
+install: $(B)/install/polc $(B)/polexec $(B)/polc-probe
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(B)/install/polc $(B)/polexec $(DESTDIR)$(BINDIR)/
+	install -D -m 0755 $(B)/polc-probe $(DESTDIR)$(LIBDIR)/polc-probe
 	install -m 0755 contrib/polexec-sh $(DESTDIR)$(BINDIR)/
 	ln -sfn polexec-sh $(DESTDIR)$(BINDIR)/polexec-bash
 	for f in $(STDLIB_FILES); do \
@@ -109,6 +113,8 @@ uninstall:
 	done
 	[ ! -d $(DESTDIR)$(POLC_DATA) ] || \
 	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(POLC_DATA)
+	[ ! -d $(DESTDIR)$(LIBDIR) ] || \
+	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBDIR)
 
 # --- make install-apparmor, make uninstall-apparmor (docs/INSTALL.md) ----
 #

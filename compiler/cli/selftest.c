@@ -85,7 +85,8 @@ struct st {
 	int victim_pipe;
 	json_t *rows;
 	int worst;
-	int fails; /* properties not held */
+	int fails;   /* properties not held */
+	int refused; /* polexec refused to run the artifact here */
 };
 
 struct row {
@@ -783,7 +784,7 @@ enum kind { K_FS, K_NET, K_PROC, K_FD, K_ENV, K_MEM, K_PIDS, K_KERNEL };
  * The box's lines, and what the outside saw (outside_open), into a
  * verdict and the layer that held it.
  */
-static void judge(struct st *s, struct row *r, const struct box *b, enum kind k,
+static void judge(struct st *s, struct row *r, struct box *b, enum kind k,
 		  int outside_open)
 {
 	const char *out = b->out, *line;
@@ -796,9 +797,14 @@ static void judge(struct st *s, struct row *r, const struct box *b, enum kind k,
 		      : 0;
 
 	if (WIFEXITED(b->status) && WEXITSTATUS(b->status) == 125) {
+		char *nl = strchr(b->err, '\n');
+
+		if (nl)
+			*nl = '\0';
 		r->v = V_ERROR;
 		fmt(r->detail, sizeof(r->detail), "polexec refused: %.200s",
 		    b->err);
+		s->refused = 1;
 		return;
 	}
 	for (line = out; line && *line; line = strchr(line, '\n')) {
@@ -866,7 +872,11 @@ static void judge(struct st *s, struct row *r, const struct box *b, enum kind k,
 		    sigabbrev_np(sig));
 		return;
 	}
-	if (blocks)
+	if (blocks > 1)
+		fmt(r->detail, sizeof(r->detail),
+		    "%d ways, none got through; %s: %s", blocks, route,
+		    e ? strerror(e) : "refused");
+	else if (blocks)
 		fmt(r->detail, sizeof(r->detail), "%s: %s", route,
 		    e ? strerror(e) : "refused");
 	else
@@ -1420,11 +1430,16 @@ int selftest_run(const struct selftest_opts *o)
 		printf("%-22s %-12s %-32s %s\n", "property", "verdict",
 		       "held by (tier)", "detail");
 	}
+	/* Once polexec refuses the artifact, it refuses every box: stop. */
 	fs_probes(&s);
-	ipc_probes(&s);
-	net_probes(&s);
-	limit_probes(&s);
-	kernel_probes(&s);
+	if (!s.refused)
+		ipc_probes(&s);
+	if (!s.refused)
+		net_probes(&s);
+	if (!s.refused)
+		limit_probes(&s);
+	if (!s.refused)
+		kernel_probes(&s);
 	rc = s.worst ? s.worst : s.fails ? 1 : 0;
 	if (o->json) {
 		json_t *top = json_pack(
@@ -1442,10 +1457,12 @@ int selftest_run(const struct selftest_opts *o)
 		json_decref(top);
 	} else {
 		printf("verdict: %s (%d not held)\n",
-		       rc == 0	 ? "every property the policy claims held"
-		       : rc == 1 ? "OPEN: a property the policy claims did "
-				   "not hold"
-				 : "error: some probes could not run",
+		       rc == 0	   ? "every property the policy claims held"
+		       : rc == 1   ? "OPEN: a property the policy claims did "
+				     "not hold"
+		       : s.refused ? "error: polexec refused to run the "
+				     "artifact on this host"
+				   : "error: some probes could not run",
 		       s.fails);
 	}
 	if (fflush(stdout))
