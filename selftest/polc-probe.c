@@ -116,6 +116,14 @@ static int read_ok(const char *path)
 	return n >= 0;
 }
 
+/* The writable folder polc named: its own, or one to make in a tmpfs of
+ * the box's. */
+static void make_wdir(const char *wdir)
+{
+	if (strcmp(wdir, "-"))
+		mkdir(wdir, 0700);
+}
+
 /* fs-read CANARY TWINFILE SYMLINK|- WDIR|- */
 static void fs_read(int t, char **a)
 {
@@ -136,6 +144,7 @@ static void fs_read(int t, char **a)
 	read_route("..", path);
 	if (strcmp(a[2], "-"))
 		read_route("symlink(polc's)", a[2]);
+	make_wdir(a[3]);
 	if (strcmp(a[3], "-")) {
 		snprintf(path, sizeof(path), "%s/box-symlink", a[3]);
 		if (symlink(a[0], path) < 0)
@@ -156,6 +165,7 @@ static void fs_write(int t, char **a)
 	char path[4096];
 	int fd;
 
+	make_wdir(a[2]);
 	if (t && strcmp(a[2], "-")) {
 		snprintf(path, sizeof(path), "%s/twin-write", a[2]);
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -262,6 +272,7 @@ static void fs_exec(int t, char **a)
 	int fd;
 
 	twin_exec(t, a[0]);
+	make_wdir(a[1]);
 	snprintf(path, sizeof(path), "%s/polc-probe-copy", a[1]);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
 	if (fd < 0) {

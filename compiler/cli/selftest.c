@@ -50,9 +50,25 @@
 #define MAX_ARGV   (2 * MAX_VARS + 24)
 #define BOX_SECS   120
 
-enum verdict { V_NOT_CLAIMED, V_HELD, V_OPEN, V_BROKEN, V_ERROR };
-static const char *const verdict_names[] = {"not claimed", "held", "open",
-					    "twin failed", "error"};
+/*
+ * held: the attack was refused, by a layer the record says is enforced;
+ * degraded: refused, by a layer polexec ran below its strength where the
+ * policy allows it (best_effort; the record says how); uncertified:
+ * refused, but polexec ran in a mode that certifies nothing (--learn);
+ * twin failed: the box refused what the policy allows.
+ */
+enum verdict {
+	V_NOT_CLAIMED,
+	V_HELD,
+	V_DEGRADED,
+	V_UNCERTIFIED,
+	V_OPEN,
+	V_BROKEN,
+	V_ERROR
+};
+static const char *const verdict_names[] = {
+    "not claimed", "held",	  "degraded", "uncertified",
+    "open",	   "twin failed", "error"};
 
 struct var {
 	char name[IR_SYSCALL_NAME * 4];
@@ -85,8 +101,9 @@ struct st {
 	int victim_pipe;
 	json_t *rows;
 	int worst;
-	int fails;   /* properties not held */
-	int refused; /* polexec refused to run the artifact here */
+	int fails;    /* properties not held */
+	int refused;  /* polexec refused to run the artifact here */
+	int degraded; /* held below strength, as the policy allows */
 };
 
 struct row {
@@ -338,17 +355,21 @@ static int var_folder(const struct st *s, uint32_t want, uint32_t nowant,
 	return 0;
 }
 
-/* A tmpfs of the box's with (or without) execute, into out; 1 found. */
+/*
+ * A folder in a tmpfs of the box's with (or without) execute, into out;
+ * 1 found. The probe makes it; its name holds the nonce, so where a
+ * weakened box writes the host's folder instead, what it made is polc's
+ * own to remove (teardown()).
+ */
 static int tmpfs_folder(const struct st *s, int exec, char *out)
 {
 	for (uint32_t i = 0; i < s->p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &s->p->fs.rules[i];
 
 		if (r->kind == IR_FS_TMPFS &&
-		    !!(r->rights & IR_FS_EXECUTE) == exec) {
-			fmt(out, PATH_MAX, "%s", r->path);
-			return 1;
-		}
+		    !!(r->rights & IR_FS_EXECUTE) == exec)
+			return !fmt(out, PATH_MAX, "%s/polc-selftest-%s",
+				    r->path, s->nonce);
 	}
 	return 0;
 }
@@ -708,13 +729,49 @@ static const char *tier(const struct box *b, const char *layer)
 	return json_is_string(t) ? json_string_value(t) : "";
 }
 
+/* A limit's tier, or its status where that says it is degraded. */
 static const char *limit_tier(const struct box *b, const char *limit)
 {
-	json_t *t = json_object_get(
-	    json_object_get(json_object_get(b->record, "limits"), limit),
-	    "tier");
+	json_t *l =
+	    json_object_get(json_object_get(b->record, "limits"), limit);
+	json_t *t = json_object_get(l, "tier"),
+	       *st = json_object_get(l, "status");
 
+	if (json_is_string(st) &&
+	    !strncmp(json_string_value(st), "degraded", 8))
+		return json_string_value(st);
 	return json_is_string(t) ? json_string_value(t) : "";
+}
+
+/*
+ * A held row whose layer's tier says "degraded(WHY)": degraded, the
+ * layer column shortened and WHY in the detail. A record of a mode
+ * other than enforce (polexec --learn) certifies no row.
+ */
+static void grade(struct row *r, const struct box *b)
+{
+	json_t *mode = json_object_get(b->record, "mode");
+	char *d = strstr(r->layer, "(degraded"), why[160] = "";
+	size_t n = strlen(r->detail);
+
+	if (r->v != V_HELD)
+		return;
+	if (d) {
+		r->v = V_DEGRADED;
+		fmt(why, sizeof(why), "%s", d + 1);
+		if (why[strlen(why) - 1] == ')')
+			why[strlen(why) - 1] = '\0';
+		fmt(d, sizeof(r->layer) - (size_t)(d - r->layer), "(degraded)");
+	}
+	if (json_is_string(mode) &&
+	    strcmp(json_string_value(mode), "enforce")) {
+		r->v = V_UNCERTIFIED;
+		fmt(r->detail + n, sizeof(r->detail) - n,
+		    "; polexec ran in %s mode: nothing is certified",
+		    json_string_value(mode));
+	} else if (d) {
+		fmt(r->detail + n, sizeof(r->detail) - n, "; %s", why);
+	}
 }
 
 /* Did polexec record a seccomp denial of call? */
@@ -948,8 +1005,10 @@ static void report(struct st *s, const struct row *r, const struct box *b)
 		json_object_set(o, "record_layers",
 				json_object_get(b->record, "layers"));
 	json_array_append_new(s->rows, o);
-	if (r->v == V_OPEN || r->v == V_BROKEN)
+	if (r->v == V_OPEN || r->v == V_BROKEN || r->v == V_UNCERTIFIED)
 		s->fails++;
+	if (r->v == V_DEGRADED)
+		s->degraded++;
 	if (r->v == V_ERROR)
 		s->worst = 2;
 	if (!s->o->json)
@@ -996,6 +1055,7 @@ static void probe(struct st *s, const char *name, enum kind k, int twin,
 		fmt(r.detail, sizeof(r.detail), "%s", err);
 	} else {
 		judge(s, &r, b, k, outside ? outside(s) : 0);
+		grade(&r, b);
 	}
 	report(s, &r, b);
 	json_decref(b->record);
@@ -1124,6 +1184,15 @@ static void fs_probes(struct st *s)
 	}
 }
 
+static int passes(const struct ir_policy *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->env.nentries; i++)
+		if (p->env.entries[i].kind == IR_ENV_PASS &&
+		    !strcmp(p->env.entries[i].name, name))
+			return 1;
+	return 0;
+}
+
 static void ipc_probes(struct st *s)
 {
 	const struct ir_policy *p = s->p;
@@ -1174,7 +1243,10 @@ static void ipc_probes(struct st *s)
 		probe(s, "proc.leaked-fd", K_FD, allows(p, "write", 1, 0, 0),
 		      NULL, a);
 	}
-	{
+	if (passes(p, ENV_CANARY))
+		not_claimed(s, "env.host-variable",
+			    "the policy passes " ENV_CANARY " in");
+	else {
 		char tw[128];
 		char *a[] = {"env", ENV_CANARY, tw, NULL};
 
@@ -1288,6 +1360,7 @@ static void kernel_probes(struct st *s)
 				fmt(r.detail, sizeof(r.detail), "%s", err);
 			} else {
 				judge(s, &r, b, K_KERNEL, 0);
+				grade(&r, b);
 			}
 		}
 		report(s, &r, b);
@@ -1377,6 +1450,9 @@ static void teardown(struct st *s)
 	for (int *fd = &s->tcp; fd <= &s->abst; fd++)
 		if (*fd >= 0)
 			close(*fd);
+	for (char *d = s->wdir; d; d = d == s->wdir ? s->nxdir : NULL)
+		if (d[0] == '/' && strstr(d, s->nonce) && !under(d, s->root))
+			rm_tree(AT_FDCWD, d);
 	if (s->root[0] && rm_tree(AT_FDCWD, s->root) < 0 && errno != ENOENT)
 		fprintf(stderr, "polc: selftest: remove %s: %s\n", s->root,
 			strerror(errno));
@@ -1456,14 +1532,14 @@ int selftest_run(const struct selftest_opts *o)
 		putchar('\n');
 		json_decref(top);
 	} else {
-		printf("verdict: %s (%d not held)\n",
+		printf("verdict: %s (%d not held, %d degraded)\n",
 		       rc == 0	   ? "every property the policy claims held"
 		       : rc == 1   ? "OPEN: a property the policy claims did "
 				     "not hold"
 		       : s.refused ? "error: polexec refused to run the "
 				     "artifact on this host"
 				   : "error: some probes could not run",
-		       s.fails);
+		       s.fails, s.degraded);
 	}
 	if (fflush(stdout))
 		rc = 2;
