@@ -138,6 +138,44 @@ uninstall-apparmor:
 	@echo "a loaded profile stays loaded until a reboot, or until" \
 	    "'apparmor_parser -R FILE' with a copy of the file"
 
+# --- make deb (docs/INSTALL.md) -----------------------------------------
+#
+# A Debian package from the tree as it is (committed or not): the files
+# git knows are copied to $(B)/deb/polc-$(VERSION), dpkg-buildpackage
+# builds there (debian/), and the .deb lands in $(B)/deb, then lintian
+# reads it. The packaging tools are installed here, only for this target.
+DEB_DEPS := debhelper dpkg-dev fakeroot lintian
+DEB_DIR  := $(B)/deb
+
+deb:
+	@missing=$$(for p in $(DEB_DEPS) $(DEPS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	    grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing: $$missing"; \
+	    if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/polc-$(VERSION)
+	git ls-files -z | tar --null -T - -cf - | \
+	    tar -xf - -C $(DEB_DIR)/polc-$(VERSION)
+	cd $(DEB_DIR)/polc-$(VERSION) && \
+	    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    dpkg-buildpackage -b -us -uc -j2 >../build.log 2>&1 || \
+	    { tail -n 40 ../build.log; exit 1; }
+	lintian --info $(DEB_DIR)/polc_$(VERSION)_*.deb
+	@ls -l $(DEB_DIR)/*.deb
+
+# The package in a clean Debian 12 root (debootstrap, once): every
+# example builds, its selftest is green, man polc (tests/deb/run.sh).
+deb-check: deb
+	@dpkg-query -W -f='$${Status}\n' debootstrap 2>/dev/null | \
+	    grep -q 'install ok installed' || \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
+	B=$(B) tests/deb/run.sh
+
 # Debian packages the build and the suites need; installed only if missing.
 # dnsmasq-base is the egress suite's DNS server (the binary alone: the
 # dnsmasq package would also start a resolver of the machine's own);
@@ -210,6 +248,8 @@ clean:
 
 FORCE:
 
-.PHONY: all deps check check-harness demo format clean tests install \
+.PHONY: all deps check check-harness demo deb deb-check format clean tests install \
         uninstall install-apparmor uninstall-apparmor FORCE
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (not in the package's trees: $(B)/deb's build, $(B)/debroot's root)
+-include $(shell find $(B) \( -path $(B)/deb -o -path $(B)/debroot \) \
+            -prune -o -name '*.d' -type f -print 2>/dev/null)
