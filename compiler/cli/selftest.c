@@ -1256,6 +1256,75 @@ static void ipc_probes(struct st *s)
 	}
 }
 
+/*
+ * What the policy allows must work too: the first host loopback port it
+ * lists, served by polc on 127.0.0.1 and reached from the box (held:
+ * reached; twin failed: the box could not reach what the policy lists).
+ */
+static void listed_probe(struct st *s, int sock_in)
+{
+	const struct ir_policy *p = s->p;
+	struct row r = {.name = "net.loopback-listed"};
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	char port[8], err[256];
+	char *argv[] = {"tcp", "0", port, s->nonce, NULL};
+	struct box *b;
+	int fd, one = 1;
+
+	if (p->net.mode == IR_NET_HOST || !p->net.nloopback)
+		return;
+	fmt(port, sizeof(port), "%u", (unsigned)p->net.loopback[0].lo);
+	if (!sock_in) {
+		not_claimed(s, r.name,
+			    "the syscalls layer denies the sockets to reach "
+			    "127.0.0.1:%s",
+			    port);
+		return;
+	}
+	sa.sin_port = htons(p->net.loopback[0].lo);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 8) < 0) {
+		not_claimed(s, r.name,
+			    "127.0.0.1:%s cannot be served here (%s): not "
+			    "checked",
+			    port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b || run_box(s, b, argv, err, sizeof(err))) {
+		r.v = V_ERROR;
+		fmt(r.detail, sizeof(r.detail), "%s",
+		    b ? err : "out of memory");
+	} else if (arrived(fd, 1)) {
+		r.v = V_HELD;
+		fmt(r.layer, sizeof(r.layer), "net %s (%s)",
+		    p->net.mode == IR_NET_NONE ? "none" : "filtered",
+		    tier(b, "net"));
+		fmt(r.detail, sizeof(r.detail),
+		    "reached 127.0.0.1:%s, as the policy lists", port);
+		grade(&r, b);
+	} else {
+		r.v = WIFEXITED(b->status) && WEXITSTATUS(b->status) == 125
+			  ? V_ERROR
+			  : V_BROKEN;
+		fmt(r.detail, sizeof(r.detail),
+		    "the policy lists 127.0.0.1:%s; the box did not reach "
+		    "polc's listener there",
+		    port);
+	}
+	report(s, &r, b);
+	close(fd);
+	if (b)
+		json_decref(b->record);
+	free(b);
+}
+
 static void net_probes(struct st *s)
 {
 	const struct ir_policy *p = s->p;
@@ -1290,6 +1359,7 @@ static void net_probes(struct st *s)
 
 		probe(s, "net.udp-unlisted", K_NET, sock_ud, udp_outside, a);
 	}
+	listed_probe(s, sock_in);
 }
 
 static void limit_probes(struct st *s)

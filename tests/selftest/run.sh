@@ -9,7 +9,8 @@
 # canaries' folder does not claim the read property, a box polexec runs in
 # learn mode (nothing certified, what the policy denies allowed) is open
 # and never "held", a box that refuses everything fails the twins, a
-# policy that passes the canary variable does not claim it. Nothing is
+# policy that passes the canary variable does not claim it, a box that
+# cannot reach the loopback port the policy lists fails. Nothing is
 # left in TMPDIR or in the host's /tmp.
 #
 # Safety: the suite re-executes itself in new network, mount and pid
@@ -180,6 +181,20 @@ t_learn_box_is_open() {
 			'[.properties[] | select(.verdict == "held")] | length')" 0
 }
 
+# swapper ART FILE: FILE, a polexec that runs ART instead of the artifact
+# it is given (the word before --), for polc selftest --polexec.
+swapper() {
+	cat >"$2" <<EOF
+#!/bin/bash
+a=("\$@")
+for i in "\${!a[@]}"; do
+	if [ "\${a[i]}" = -- ]; then a[i-1]=$1; break; fi
+done
+exec /usr/local/bin/polexec "\${a[@]}"
+EOF
+	chmod 755 "$2"
+}
+
 # A box that refuses everything (polexec given a tighter artifact than
 # the one judged) fails the twins: refusing is not holding.
 t_refusing_box_fails_twins() {
@@ -192,22 +207,30 @@ policy "tight" {
 EOF
 	"$POLC" build "$T/tight.pol" -o "$T/tight.polbin" 2>"$T/b.err" ||
 		{ cat "$T/b.err"; return 1; }
-	cat >"$T/swap" <<EOF
-#!/bin/bash
-# polexec with the artifact (the word before --) swapped for tight.polbin
-a=("\$@")
-for i in "\${!a[@]}"; do
-	if [ "\${a[i]}" = -- ]; then a[i-1]=$T/tight.polbin; break; fi
-done
-exec /usr/local/bin/polexec "\${a[@]}"
-EOF
-	chmod 755 "$T/swap" || return 1
+	swapper "$T/tight.polbin" "$T/swap" || return 1
 	st -- --polexec "$T/swap" "$T/art/ci.polbin"
 	expect "refusing: exit ($ERR)" "$RC" 1 &&
 		expect "refusing: read" "$(verdict_of fs.read-outside)" \
 			"twin failed" &&
 		expect "refusing: tcp" "$(verdict_of net.tcp-unlisted)" \
 			"twin failed"
+}
+
+# What the policy lists must work: a box that cannot reach the listed
+# loopback port (polexec given the same policy without it) fails, and the
+# policy's own box reaches it (in t_examples_green_*: agent-local.pol).
+t_unreachable_listed_port_fails() {
+	sed 's/net none { loopback 8088 }/net none/' \
+		"$ROOT/examples/agent-local.pol" >"$T/nolo.pol" &&
+		"$POLC" build "$T/nolo.pol" -o "$T/nolo.polbin" 2>"$T/b.err" ||
+		{ cat "$T/b.err"; return 1; }
+	swapper "$T/nolo.polbin" "$T/swap-nolo" || return 1
+	st -- --polexec "$T/swap-nolo" "$T/art/agent-local.polbin"
+	expect "no loopback: exit ($ERR)" "$RC" 1 &&
+		expect "no loopback: listed" "$(verdict_of net.loopback-listed)" \
+			"twin failed" &&
+		st -- "$T/art/agent-local.polbin" &&
+		expect "agent-local: listed" "$(verdict_of net.loopback-listed)" held
 }
 
 # A policy that passes the canary's name into the box claims nothing
@@ -238,8 +261,8 @@ t_nothing_left() {
 say "--- selftest suite (installed tree over /usr/local, own namespaces)"
 for t in ${SELFTEST_ONLY:-t_examples_green_as_root t_examples_green_as_nobody \
 	t_granted_folder_not_claimed t_learn_box_is_open \
-	t_refusing_box_fails_twins t_passed_variable_not_claimed \
-	t_nothing_left}; do
+	t_refusing_box_fails_twins t_unreachable_listed_port_fails \
+	t_passed_variable_not_claimed t_nothing_left}; do
 	(set +e; "$t")
 	tally "$t" $?
 done
