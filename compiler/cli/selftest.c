@@ -280,15 +280,33 @@ static int bind_vars(struct st *s)
 	const struct ir_policy *p = s->p;
 	char name[128], path[PATH_MAX];
 
+	/* A secret's source: ${NAME} a file of polc's, ${NAME}/REST a file
+	 * REST in a folder of polc's. */
 	for (uint32_t i = 0; i < p->env.nentries; i++) {
 		const struct ir_env_entry *e = &p->env.entries[i];
+		char *slash;
 
 		if (e->kind != IR_ENV_SECRET || !e->value ||
 		    var_name(e->value, name, sizeof(name)))
 			continue;
 		fmt(path, sizeof(path), "%s/secret-%s", s->root, name);
-		if (put_file(path, "polc-selftest-secret\n", 0600) ||
-		    add_var(s, name, path))
+		if (!strchr(e->value, '}')[1]) {
+			if (!var_value(s, name) &&
+			    (put_file(path, "polc-selftest-secret\n", 0600) ||
+			     add_var(s, name, path)))
+				return -1;
+			continue;
+		}
+		if (add_var(s, name, path) ||
+		    bind_path(s, e->value, path, sizeof(path)))
+			return -1;
+		slash = strrchr(path, '/');
+		*slash = '\0';
+		if (mkdirs(path))
+			return -1;
+		*slash = '/';
+		if (access(path, F_OK) &&
+		    put_file(path, "polc-selftest-secret\n", 0600))
 			return -1;
 	}
 	for (uint32_t i = 0; i < p->fs.nrules; i++) {
@@ -1120,8 +1138,10 @@ static void fs_probes(struct st *s)
 	if (fs && s->out_grant && (s->out_rights & IR_FS_WRITE_FILE))
 		why_w = "the policy grants the canaries' folder writable";
 	if (why_r)
-		not_claimed(s, "fs.read-outside", "%s (%s)", why_r,
-			    s->out_grant ? s->out_grant : "no fs section");
+		not_claimed(s, "fs.read-outside", "%s%s%s%s", why_r,
+			    s->out_grant ? " (" : "",
+			    s->out_grant ? s->out_grant : "",
+			    s->out_grant ? ")" : "");
 	else {
 		char *a[] = {"fs-read",
 			     canary,
