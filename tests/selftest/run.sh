@@ -117,8 +117,19 @@ bad_rows() {
 		"\(.property) \(.verdict): \(.detail)"'
 }
 
+# Limit rows called held although the record says that limit ran
+# degraded (best_effort): never allowed.
+held_but_degraded() {
+	printf '%s' "$OUT" | jq -r '.properties[] |
+		select((.property | startswith("limits.")) and .verdict == "held") |
+		(.property | ltrimstr("limits.")) as $l |
+		select((.record_layers.limits.tier // "") | test("^degraded.*" + $l)) |
+		.property'
+}
+
 # green WHO...: every example's selftest exits 0, says "held", has no
-# row open, failed or in error, and holds at least 8 properties.
+# row open, failed or in error, no limit held that the record says ran
+# degraded, and holds at least 8 properties.
 green() {
 	for art in "$T"/art/*.polbin; do
 		st "$@" -- "$art"
@@ -127,6 +138,8 @@ green() {
 			expect "$name: verdict" \
 				"$(printf '%s' "$OUT" | jq -r .verdict)" held &&
 			expect "$name: rows not held" "$(bad_rows)" "" &&
+			expect "$name: held, degraded in the record" \
+				"$(held_but_degraded)" "" &&
 			expect_match "$name: held rows" "$(printf '%s' "$OUT" |
 				jq '[.properties[] | select(.verdict == "held")] | length')" \
 				'^([89]|[1-9][0-9])$' || return 1
