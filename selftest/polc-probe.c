@@ -36,6 +36,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -522,6 +523,38 @@ static void tcp_probe(int t, char **a)
 	close(fd);
 }
 
+/* tcp-reply PORT NONCE: to a listed host loopback port, where polc's
+ * server answers "ok"; open (reached) only when the answer came back,
+ * so a relay that accepts first and connects out later is waited for
+ * (bounded: 20 s). */
+static void tcp_reply_probe(int t, char **a)
+{
+	struct timeval tv = {20, 0};
+	struct sockaddr_in sa;
+	char buf[8] = "";
+	ssize_t n;
+	int fd;
+
+	(void)t;
+	say("twin skip");
+	fd = inet_socket(SOCK_STREAM, &sa, (uint16_t)atoi(a[0]));
+	if (fd < 0) {
+		blocked("connect", "socket");
+		return;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		blocked("connect", "connect");
+	else if (write(fd, a[1], strlen(a[1])) < 0)
+		blocked("connect", "write");
+	else if ((n = read(fd, buf, sizeof(buf) - 1)) < 2 ||
+		 memcmp(buf, "ok", 2))
+		blocked("connect", "read");
+	else
+		say("attack open connect");
+	close(fd);
+}
+
 /* udp PORT NONCE */
 static void udp_probe(int t, char **a)
 {
@@ -683,6 +716,7 @@ static const struct probe {
     {"env", 2, env_probe},
     {"tcp", 2, tcp_probe},
     {"udp", 2, udp_probe},
+    {"tcp-reply", 2, tcp_reply_probe},
     {"memory", 1, memory_probe},
     {"pids", 1, pids_probe},
     {"kernel", 1, kernel_probe},
