@@ -22,13 +22,14 @@ POLEXEC_SRCS :=
 TEST_BINS    :=
 CHECKS       :=
 
-all: $(B)/polc $(B)/polexec $(B)/install/polc
+all: $(B)/polc $(B)/polexec $(B)/install/polc $(B)/polc-probe
 
 include lang/lang.mk
 include artifact/artifact.mk
 include bpf/bpf.mk
 include compiler/compiler.mk
 include stub/stub.mk
+include selftest/selftest.mk
 include tests/tests.mk
 include bench/bench.mk
 
@@ -53,15 +54,18 @@ POLC_DATA   := $(DATADIR)/polc
 MAN1DIR     := $(DATADIR)/man/man1
 BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 STDLIB_REL  := ../share/polc/stdlib-policies
+# polc selftest's probes, found relative to polc as the stdlib is.
+LIBDIR      := $(PREFIX)/lib/polc
 
 STDLIB_FILES := $(sort $(patsubst stdlib-policies/%,%,\
                   $(shell find stdlib-policies -name '*.pol')))
-MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polexec.1 polexec-sh.1
+MAN1_PAGES   := polc.1 polc-build.1 polc-check.1 polc-selftest.1 polexec.1 \
+                polexec-sh.1
 SCHEMA_FILES := run-record.schema.json check.schema.json
 COMPLETIONS  := polc polexec polexec-sh
 
 # Every file install puts, one list, so uninstall removes exactly these.
-INSTALLED := $(BINDIR)/polc $(BINDIR)/polexec \
+INSTALLED := $(BINDIR)/polc $(BINDIR)/polexec $(LIBDIR)/polc-probe \
              $(BINDIR)/polexec-sh $(BINDIR)/polexec-bash \
              $(BASHCOMPDIR)/polexec-bash \
              $(addprefix $(POLC_DATA)/stdlib-policies/,$(STDLIB_FILES)) \
@@ -78,9 +82,10 @@ $(B)/install/polc: $(filter-out $(POLC_MAIN),$(POLC_OBJS)) \
                    $(B)/install/polc.o
 	$(CC) $(CFLAGS) $^ $(filter-out -lz3,$(LDLIBS)) -o $@
 
-install: $(B)/install/polc $(B)/polexec
+install: $(B)/install/polc $(B)/polexec $(B)/polc-probe
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(B)/install/polc $(B)/polexec $(DESTDIR)$(BINDIR)/
+	install -D -m 0755 $(B)/polc-probe $(DESTDIR)$(LIBDIR)/polc-probe
 	install -m 0755 contrib/polexec-sh $(DESTDIR)$(BINDIR)/
 	ln -sfn polexec-sh $(DESTDIR)$(BINDIR)/polexec-bash
 	for f in $(STDLIB_FILES); do \
@@ -108,6 +113,8 @@ uninstall:
 	done
 	[ ! -d $(DESTDIR)$(POLC_DATA) ] || \
 	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(POLC_DATA)
+	[ ! -d $(DESTDIR)$(LIBDIR) ] || \
+	    rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBDIR)
 
 # --- make install-apparmor, make uninstall-apparmor (docs/INSTALL.md) ----
 #
@@ -130,6 +137,44 @@ uninstall-apparmor:
 	rm -f $(DESTDIR)$(APPARMOR_DIR)/polexec
 	@echo "a loaded profile stays loaded until a reboot, or until" \
 	    "'apparmor_parser -R FILE' with a copy of the file"
+
+# --- make deb (docs/INSTALL.md) -----------------------------------------
+#
+# A Debian package from the tree as it is (committed or not): the files
+# git knows are copied to $(B)/deb/polc-$(VERSION), dpkg-buildpackage
+# builds there (debian/), and the .deb lands in $(B)/deb, then lintian
+# reads it. The packaging tools are installed here, only for this target.
+DEB_DEPS := debhelper dpkg-dev fakeroot lintian
+DEB_DIR  := $(B)/deb
+
+deb:
+	@missing=$$(for p in $(DEB_DEPS) $(DEPS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	    grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing: $$missing"; \
+	    if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/polc-$(VERSION)
+	git ls-files -z | tar --null -T - -cf - | \
+	    tar -xf - -C $(DEB_DIR)/polc-$(VERSION)
+	cd $(DEB_DIR)/polc-$(VERSION) && \
+	    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    dpkg-buildpackage -b -us -uc -j2 >../build.log 2>&1 || \
+	    { tail -n 40 ../build.log; exit 1; }
+	lintian --info $(DEB_DIR)/polc_$(VERSION)_*.deb
+	@ls -l $(DEB_DIR)/*.deb
+
+# The package in a clean Debian 12 root (debootstrap, once): every
+# example builds, its selftest is green, man polc (tests/deb/run.sh).
+deb-check: deb
+	@dpkg-query -W -f='$${Status}\n' debootstrap 2>/dev/null | \
+	    grep -q 'install ok installed' || \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
+	B=$(B) tests/deb/run.sh
 
 # Debian packages the build and the suites need; installed only if missing.
 # dnsmasq-base is the egress suite's DNS server (the binary alone: the
@@ -186,19 +231,15 @@ check-harness: deps
 	$(MAKE) $(HARNESS_DIR)/.installed
 	tests/harness/run.sh
 
-# Compile the shell example, show it, run a shell under it, and ask the
-# prover whether it stays within the hello-world policy (it does not: exit 1
-# is the expected answer, with the witnesses).
+# The real box (contrib/demo.sh): examples/agent-local.pol (its own view,
+# net none with one loopback port, limits, a secret file) compiled and
+# shown, a script run in it against a model server of the demo's own on
+# 127.0.0.1:8088, the layers and the denial its run record names, the
+# finding polc check makes of a wider candidate, and polc selftest.
+# Everything it writes is in $(B)/demo.
 demo: deps
-	$(MAKE) all
-	$(B)/polc build examples/shell.pol -o $(B)/shell.polbin
-	$(B)/polc dump $(B)/shell.polbin
-	@mkdir -p $(B)/demo-ws && echo 'hello from the box' > $(B)/demo-ws/f
-	cd $(B)/demo-ws && ../polexec --var WORKSPACE=$$PWD \
-	    --record ../demo-run.json ../shell.polbin -- sh -c 'ls; cat f'
-	@echo "run record: $(B)/demo-run.json"; cat $(B)/demo-run.json; echo
-	$(B)/polc check --boundary examples/hello.pol examples/shell.pol | \
-	    tail -n 5 || true
+	$(MAKE) -j2 $(B)/polc $(B)/polexec $(B)/polc-probe
+	B=$(B) contrib/demo.sh
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
@@ -208,6 +249,8 @@ clean:
 
 FORCE:
 
-.PHONY: all deps check check-containers check-harness demo format clean tests install \
+.PHONY: all deps check check-containers check-harness demo deb deb-check format clean tests install \
         uninstall install-apparmor uninstall-apparmor FORCE
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (not in the package's trees: $(B)/deb's build, $(B)/debroot's root)
+-include $(shell find $(B) \( -path $(B)/deb -o -path $(B)/debroot \) \
+            -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -55,7 +55,7 @@ CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
              tests/examples/run.sh tests/fuzz/replay.sh tests/output/run.sh \
              tests/schema/run.sh tests/install/run.sh tests/compose/run.sh \
              tests/presets/run.sh tests/shim/run.sh tests/record/run.sh \
-             tests/userns/run.sh tests/docs/run.sh
+             tests/userns/run.sh tests/docs/run.sh tests/selftest/run.sh
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk

@@ -108,4 +108,20 @@ struct oci_export_opts {
  */
 int export_oci(const struct oci_export_opts *o);
 
+/* ---- polc selftest (selftest.c; docs/SELFTEST.md) --------------------- */
+
+struct selftest_opts {
+	const char *artifact; /* the user's .polbin */
+	const char *polexec;  /* the polexec to run it with */
+	const char *probe;    /* polc-probe, a real path */
+	int json;
+};
+
+/*
+ * Runs polc-probe in boxes of the artifact, one per property, and prints
+ * the table (or JSON). Returns the exit code: 0 every property the policy
+ * claims held; 1 one did not (open, or its twin failed); 2 an error.
+ */
+int selftest_run(const struct selftest_opts *o);
+
 #endif

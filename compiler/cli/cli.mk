@@ -5,7 +5,7 @@
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
              $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o \
              $(B)/compiler/cli/oci_cmd.o $(B)/compiler/cli/suggest.o \
-             $(B)/compiler/cli/record_read.o
+             $(B)/compiler/cli/record_read.o $(B)/compiler/cli/selftest.o
 POLC_MAIN := $(B)/compiler/cli/polc.o
 # polc doctor names why a user namespace cannot be made with polexec's
 # own words: abi/userns.c, libc only.

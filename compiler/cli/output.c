@@ -150,8 +150,10 @@ static int replace_file(const char *path, const struct stat *was,
 	if (was) {
 		/* Keep the owner where we may (root, or our own group), then
 		 * the permission bits; never set-id bits. */
-		if (was->st_uid != geteuid() || was->st_gid != getegid())
-			(void)fchown(fd, was->st_uid, was->st_gid);
+		if ((was->st_uid != geteuid() || was->st_gid != getegid()) &&
+		    fchown(fd, was->st_uid, was->st_gid) < 0) {
+			/* not ours to keep: the file gets our owner */
+		}
 		mode = was->st_mode & 0777;
 	} else {
 		mode_t mask = umask(0);

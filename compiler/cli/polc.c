@@ -36,6 +36,12 @@
 
 #define MAX_SEARCH 64
 
+/* polc-probe, relative to polc's own folder: the build tree keeps it
+ * beside polc, an installed tree in $(PREFIX)/lib/polc. */
+#ifndef POLC_PROBE_REL
+#define POLC_PROBE_REL "../lib/polc/polc-probe"
+#endif
+
 static const char usage[] =
     "usage: polc build [-I DIR]... [-o OUT.polbin] [--emit-bpf FILE] "
     "[--max-errors N] POLICY.pol\n"
@@ -68,6 +74,9 @@ static const char usage[] =
     "          the run records name (polexec --record, --learn); prints,\n"
     "          applies nothing: review with check --boundary\n"
     "  doctor  the kernel features this machine offers polexec\n"
+    "  selftest run escape probes in boxes of ARTIFACT, here, as you:\n"
+    "          each property the policy claims held, open or not\n"
+    "          claimed (exit 0 all held, 1 one open, 2 error)\n"
     "\n"
     "--max-errors N shows the first N errors (default 1000; 0: all).\n"
     "Fragments named by `use` are searched in -I folders, then POLC_PATH\n"
@@ -200,6 +209,25 @@ static const char *stdlib_dir(void)
 	}
 	memcpy(slash + 1, POLC_STDLIB_DIR, sizeof(POLC_STDLIB_DIR));
 	return dir;
+}
+
+/* rel (a file relative to polc's folder) resolved into out, when it is
+ * there and executable; 0 found, -1 not. */
+static int beside_polc(const char *rel, char *out, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)snprintf(out, len, "%s/%s", exe, rel) >= len)
+		return -1;
+	return access(out, X_OK);
 }
 
 /* Splits POLC_PATH and adds the standard library folder. */
@@ -531,6 +559,80 @@ out:
 	return rc;
 }
 
+/* polc selftest [--json] [--polexec PATH] [--probe PATH] ARTIFACT */
+static int cmd_selftest(int argc, char **argv)
+{
+	static char polexec[PATH_MAX], probe[PATH_MAX], real[PATH_MAX];
+	struct selftest_opts o;
+
+	memset(&o, 0, sizeof(o));
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			o.json = 1;
+		} else if (!strcmp(argv[i], "--polexec") && i + 1 < argc) {
+			o.polexec = argv[++i];
+		} else if (!strcmp(argv[i], "--probe") && i + 1 < argc) {
+			o.probe = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr,
+				"polc: selftest: unknown option '%s'\n%s",
+				argv[i], usage);
+			return 2;
+		} else if (o.artifact) {
+			fputs("polc: selftest: one artifact at a time\n",
+			      stderr);
+			return 2;
+		} else {
+			o.artifact = argv[i];
+		}
+	}
+	if (!o.artifact) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	/* polexec: beside polc, else the first on PATH (execvp's rule). */
+	if (!o.polexec)
+		o.polexec = beside_polc("polexec", polexec, sizeof(polexec))
+				? "polexec"
+				: polexec;
+	if (!strchr(o.polexec, '/')) {
+		const char *path = getenv("PATH");
+		char *copy = strdup(path ? path : "/usr/bin:/bin"),
+		     *save = NULL;
+
+		for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
+		     d = strtok_r(NULL, ":", &save)) {
+			snprintf(polexec, sizeof(polexec), "%s/%s", d,
+				 o.polexec);
+			if (!access(polexec, X_OK)) {
+				o.polexec = polexec;
+				break;
+			}
+		}
+		free(copy);
+		if (o.polexec != polexec) {
+			fputs("polc: selftest: polexec is neither beside polc "
+			      "nor on PATH (--polexec PATH)\n",
+			      stderr);
+			return 2;
+		}
+	}
+	if (!o.probe && beside_polc("polc-probe", probe, sizeof(probe)) &&
+	    beside_polc(POLC_PROBE_REL, probe, sizeof(probe))) {
+		fputs("polc: selftest: polc-probe is not installed beside "
+		      "polc (" POLC_PROBE_REL "; --probe PATH)\n",
+		      stderr);
+		return 2;
+	}
+	if (!realpath(o.probe ? o.probe : probe, real)) {
+		fprintf(stderr, "polc: selftest: %s: %s\n",
+			o.probe ? o.probe : probe, strerror(errno));
+		return 2;
+	}
+	o.probe = real;
+	return selftest_run(&o);
+}
+
 #define MAX_CAPS 64
 
 static int cmd_import(int argc, char **argv)
@@ -662,6 +764,8 @@ int main(int argc, char **argv)
 		return cmd_export(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "suggest"))
 		return cmd_suggest(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "selftest"))
+		return cmd_selftest(argc - 1, argv + 1);
 	fprintf(stderr, "polc: unknown command '%s'\n%s", argv[1], usage);
 	return 2;
 }

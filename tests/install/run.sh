@@ -42,6 +42,7 @@ expected_files() {
 		echo "$P/bin/polexec"
 		echo "$P/bin/polexec-sh"
 		echo "$P/bin/polexec-bash"
+		echo "$P/lib/polc/polc-probe"
 		echo "$P/share/bash-completion/completions/polexec-bash"
 		(cd "$ROOT/stdlib-policies" && find . -name '*.pol') |
 			sed "s|^\\./|$P/share/polc/stdlib-policies/|"
@@ -74,7 +75,7 @@ t_install_puts_the_file_list() {
 			expect "$f" "$(readlink "$D$f")" polexec-sh || return 1
 			continue
 			;;
-		*/bin/*) want=755 ;;
+		*/bin/* | */lib/polc/polc-probe) want=755 ;;
 		*) want=644 ;;
 		esac
 		expect "mode of $f" "$(stat -c %a "$D$f")" "$want" || return 1
@@ -256,7 +257,7 @@ t_uninstall_removes_exactly_that() {
 	# only the general folders install made remain
 	left=$(cd "$D" && find . -type d | sed 's|^\.||' | sort | tr '\n' ' ')
 	expect "folders left" "$left" \
-		" /usr /usr/local /usr/local/bin /usr/local/share /usr/local/share/bash-completion /usr/local/share/bash-completion/completions /usr/local/share/man /usr/local/share/man/man1 "
+		" /usr /usr/local /usr/local/bin /usr/local/lib /usr/local/share /usr/local/share/bash-completion /usr/local/share/bash-completion/completions /usr/local/share/man /usr/local/share/man/man1 "
 }
 
 t_other_prefix() {
