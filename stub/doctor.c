@@ -242,19 +242,22 @@ static int check_net(const struct policy *p)
 		     "where the kernel has them");
 		return 0;
 	}
-	/* the cgroup backend (net/ebpf.c): where it is had, what the
-	 * namespace would need is said but not missing; where it is
-	 * forced and not had, it is */
-	cgroup = n->ebpf.present && ebpf_capable();
+	/* the cgroup backend (net/ebpf.c): taken only when the policy
+	 * forces it (or --net-backend cgroup); where it is forced and not
+	 * had, it is missing */
+	cgroup = n->ebpf.forced && ebpf_capable();
 	if (cgroup)
 		line("net backend", "found",
-		     "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN); the "
-		     "namespace's needs below are for --net-backend "
-		     "namespace");
+		     "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN), as the "
+		     "policy says `backend cgroup`");
 	else if (n->ebpf.forced)
 		line("net backend", "MISSING",
 		     "the policy says `backend cgroup`, which needs CAP_BPF "
 		     "and CAP_NET_ADMIN (root)");
+	else if (n->ebpf.present && ebpf_capable())
+		line("net backend", "found",
+		     "the network namespace; the cgroup programs could be "
+		     "attached here too, with --net-backend cgroup");
 	else
 		line("net backend", "found", "the network namespace");
 	/* the pair (net.c) is a user namespace's, root's too */

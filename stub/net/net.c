@@ -115,10 +115,12 @@ int net_tun_usable(void)
 }
 
 /*
- * The backend (docs/EGRESS.md): the cgroup programs where the artifact
- * has them and this process may attach them, unless the policy or
- * --net-backend asks for the namespace; the namespace else. A backend
- * forced by either that cannot be had is a refusal.
+ * The backend (docs/EGRESS.md): the cgroup programs where the policy
+ * (`backend cgroup`) or --net-backend cgroup asks for them; the namespace
+ * else, `auto` included. The cgroup backend gives the box the host's
+ * loopback instead of its own (a box's own server is unreachable, a bind
+ * to a chosen port refused), which changes what a policy means, so it is
+ * never taken unasked. A backend forced that cannot be had is a refusal.
  */
 static int want_cgroup(const struct net_spec *s)
 {
@@ -135,14 +137,14 @@ static int want_cgroup(const struct net_spec *s)
 			    "cgroup backend cannot hold)");
 		return 0;
 	}
+	if (!s->ebpf.forced && N.backend_arg != NET_BACKEND_CGROUP)
+		return 0;
 	if (ebpf_capable())
 		return 1;
-	if (s->ebpf.forced || N.backend_arg == NET_BACKEND_CGROUP)
-		die("net: the cgroup backend needs CAP_BPF and CAP_NET_ADMIN, "
-		    "which this process does not have (%s)",
-		    s->ebpf.forced ? "the policy says `backend cgroup`"
-				   : "--net-backend cgroup");
-	return 0;
+	die("net: the cgroup backend needs CAP_BPF and CAP_NET_ADMIN, "
+	    "which this process does not have (%s)",
+	    s->ebpf.forced ? "the policy says `backend cgroup`"
+			   : "--net-backend cgroup");
 }
 
 /* The namespace backend's plan: the pair, pasta, the relay. */
