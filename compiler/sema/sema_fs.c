@@ -748,6 +748,108 @@ static void lint_symlinks(struct sema *s)
 	}
 }
 
+/* Does the (normalized, absolute) a hold b, below it (a != b)? */
+static int holds_below(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return strcmp(a, b) &&
+	       (!strcmp(a, "/") ||
+		(!strncmp(a, b, n) && (b[n] == '/' || b[n] == '\0')));
+}
+
+/*
+ * A `follow` rule inside another grant (std/shell's `ro optional follow
+ * /etc/localtime` with the policy's `ro /etc`): the view would mount the
+ * link's target over a path inside a host folder it has bound, through
+ * the link, which polexec refuses at start. Decided here, on the build
+ * machine, for literal paths, where the deepest rule holding the path is
+ * a grant: when a component of the path below that grant is a symbolic
+ * link, the grant already shows the link, so the rule is left out when
+ * its target is granted with the rule's rights (or it dangles and is
+ * optional: polexec would skip it), and is an error otherwise.
+ */
+static void resolve_follow_in_grants(struct sema *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nfs; i++) {
+		struct fs_src *f = &s->fs[i];
+		const struct fs_src *up = NULL;
+		const char *p = f->rule.path, *cover;
+		char part[PATH_MAX], real[PATH_MAX];
+		struct stat st;
+		size_t k;
+		int link = 0;
+
+		if (f->restated || f->rule.kind != IR_FS_GRANT ||
+		    !(f->rule.flags & IR_FS_FOLLOW) || p[0] != '/' ||
+		    strlen(p) >= PATH_MAX)
+			continue;
+		for (j = 0; j < s->nfs; j++)
+			if (j != i && !s->fs[j].restated &&
+			    s->fs[j].rule.path[0] == '/' &&
+			    holds_below(s->fs[j].rule.path, p) &&
+			    (!up || strlen(s->fs[j].rule.path) >
+					strlen(up->rule.path)))
+				up = &s->fs[j];
+		if (!up || up->rule.kind != IR_FS_GRANT)
+			continue;
+		/* a link at or below the holding grant's path */
+		for (k = strlen(up->rule.path) + 1; !link && p[k - 1]; k++) {
+			if (p[k] != '/' && p[k] != '\0')
+				continue;
+			memcpy(part, p, k);
+			part[k] = '\0';
+			if (lstat(part, &st) < 0)
+				break;
+			link = S_ISLNK(st.st_mode);
+		}
+		if (!link)
+			continue;
+		if (!realpath(p, real)) {
+			if (f->rule.flags & IR_FS_OPTIONAL) {
+				diag_remark(
+				    s->d, f->loc,
+				    "'%s' is a symbolic link that leads "
+				    "nowhere here, shown as it is by "
+				    "the grant of '%s': the rule is left "
+				    "out",
+				    p, up->rule.path);
+				f->restated = 1;
+				continue;
+			}
+			diag_error(s->d, f->loc,
+				   "'%s' is a symbolic link that leads nowhere "
+				   "here, inside the grant of '%s'",
+				   p, up->rule.path);
+			diag_note(s->d, up->loc, "that grant is here");
+			continue;
+		}
+		cover = covered_by(s, i, real, f->rule.rights);
+		if (!cover) {
+			diag_error(s->d, f->loc,
+				   "'%s' says 'follow', and it is a symbolic "
+				   "link to %s inside the grant of '%s', which "
+				   "shows the link; polexec mounts nothing "
+				   "through a link: grant the target (with "
+				   "the rights of this rule), or leave the "
+				   "path out",
+				   p, real, up->rule.path);
+			diag_note(s->d, up->loc,
+				  "the grant that shows the "
+				  "link is here");
+			continue;
+		}
+		diag_remark(s->d, f->loc,
+			    "'%s' is a symbolic link to %s here: the grant of "
+			    "'%s' shows the link and '%s' grants its target, "
+			    "so this rule is left out",
+			    p, real, up->rule.path, cover);
+		f->restated = 1;
+	}
+}
+
 /*
  * Without an fs section the box sees the host's whole tree. Said where it
  * matters: a policy that contains the network, or names who the box runs
@@ -774,6 +876,7 @@ void sema_lint_fs(struct sema *s)
 	lint_secrets(s);
 	lint_symlinks(s);
 	lint_no_view(s);
+	resolve_follow_in_grants(s);
 }
 
 int sema_finish_fs(struct sema *s)

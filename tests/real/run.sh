@@ -193,6 +193,21 @@ tar czf out.tgz src && find src -type f | xargs -n 2 wc -l | tail -n 1'
 
 # --- python ------------------------------------------------------------------
 
+# `use std/shell` plus `ro /etc`: the box starts (polexec refused it with
+# "localtime is a symbolic link" before polc resolved the preset's follow
+# rule), reads the zone through the link, and the host's /etc is there.
+t_shell_etc_grant() {
+	rbox shell-etc -- /bin/sh -c 'readlink /etc/localtime
+head -c 4 /etc/localtime; echo; date +%Z >/dev/null && echo date
+test -r /etc/os-release && echo os-release'
+	ran_clean "std/shell + ro /etc" || return 1
+	expect "the link, the zone, date, /etc" "$OUT" \
+		"$(readlink /etc/localtime)
+TZif
+date
+os-release"
+}
+
 t_python_modules() {
 	mkdir -p "$T/ws" || return 1
 	cat >"$T/ws/mods.py" <<'EOF'
@@ -527,6 +542,7 @@ TESTS="
 t_policies_build_quietly
 t_bash_coreutils_write
 t_shell_pipeline
+t_shell_etc_grant
 t_python_modules
 t_python_venv_pip
 t_git_local
