@@ -689,6 +689,29 @@ static int merged_usr_link(const char *link)
 }
 
 /*
+ * The first symbolic link on this machine among the leading paths of p
+ * (absolute, shorter than PATH_MAX) that are at least `from` bytes long:
+ * 1 with it in part (PATH_MAX bytes), else 0 (none, or a missing one).
+ */
+static int first_link(const char *p, size_t from, char *part)
+{
+	struct stat st;
+	size_t k;
+
+	for (k = from ? from : 1; p[k - 1]; k++) {
+		if (p[k] != '/' && p[k] != '\0')
+			continue;
+		memcpy(part, p, k);
+		part[k] = '\0';
+		if (lstat(part, &st) < 0)
+			return 0;
+		if (S_ISLNK(st.st_mode))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * A warning for a grant whose literal path runs through a symbolic link
  * on this machine (Debian 12's merged /usr: /lib is usr/lib): polexec
  * refuses such a rule at start unless it says follow. The warning names
@@ -703,25 +726,13 @@ static void lint_symlinks(struct sema *s)
 		char part[PATH_MAX], target[PATH_MAX], real[PATH_MAX];
 		char said[2 * PATH_MAX + 40];
 		const char *p = f->rule.path, *cover;
-		struct stat st;
 		ssize_t n = -1;
-		size_t k;
 
 		if (f->rule.kind != IR_FS_GRANT || p[0] != '/' ||
 		    (f->rule.flags & IR_FS_FOLLOW) || strlen(p) >= PATH_MAX)
 			continue;
-		for (k = 1; p[k - 1]; k++) {
-			if (p[k] != '/' && p[k] != '\0')
-				continue;
-			memcpy(part, p, k);
-			part[k] = '\0';
-			if (lstat(part, &st) < 0)
-				break;
-			if (S_ISLNK(st.st_mode)) {
-				n = readlink(part, target, sizeof(target) - 1);
-				break;
-			}
-		}
+		if (first_link(p, 0, part))
+			n = readlink(part, target, sizeof(target) - 1);
 		if (n < 0)
 			continue;
 		target[n] = '\0';
@@ -778,9 +789,6 @@ static void resolve_follow_in_grants(struct sema *s)
 		const struct fs_src *up = NULL;
 		const char *p = f->rule.path, *cover;
 		char part[PATH_MAX], real[PATH_MAX];
-		struct stat st;
-		size_t k;
-		int link = 0;
 
 		if (f->restated || f->rule.kind != IR_FS_GRANT ||
 		    !(f->rule.flags & IR_FS_FOLLOW) || p[0] != '/' ||
@@ -796,16 +804,7 @@ static void resolve_follow_in_grants(struct sema *s)
 		if (!up || up->rule.kind != IR_FS_GRANT)
 			continue;
 		/* a link at or below the holding grant's path */
-		for (k = strlen(up->rule.path) + 1; !link && p[k - 1]; k++) {
-			if (p[k] != '/' && p[k] != '\0')
-				continue;
-			memcpy(part, p, k);
-			part[k] = '\0';
-			if (lstat(part, &st) < 0)
-				break;
-			link = S_ISLNK(st.st_mode);
-		}
-		if (!link)
+		if (!first_link(p, strlen(up->rule.path) + 1, part))
 			continue;
 		if (!realpath(p, real)) {
 			if (f->rule.flags & IR_FS_OPTIONAL) {
