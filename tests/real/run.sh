@@ -208,6 +208,26 @@ date
 os-release"
 }
 
+# A sleep stopped and continued (Ctrl-Z then fg, a debugger, strace -f):
+# the kernel resumes its clock_nanosleep with restart_syscall, which
+# std/base lacked, so under std/shell's box sleep died (killed here,
+# "cannot read realtime clock" under errno(EPERM)). The test waits until
+# the sleep is inside clock_nanosleep (/proc/PID/syscall), so the stop
+# interrupts that call; twin: the same without a stop.
+t_shell_stop_cont() {
+	rbox shell -- /bin/sh -c 'sleep 3 & p=$!
+i=0
+until [ "$(cut -d" " -f1 /proc/$p/syscall 2>/dev/null)" = 230 ]; do
+	i=$((i + 1)); [ $i -lt 400 ] || { echo "never in clock_nanosleep"; break; }
+	sleep 0.05
+done
+kill -STOP $p; kill -CONT $p; wait $p; echo "stopped, continued: $?"
+sleep 0.1; echo "plain: $?"'
+	ran_clean "sleep stopped and continued" &&
+		expect "sleep's status" "$OUT" "stopped, continued: 0
+plain: 0"
+}
+
 t_python_modules() {
 	mkdir -p "$T/ws" || return 1
 	cat >"$T/ws/mods.py" <<'EOF'
@@ -543,6 +563,7 @@ t_policies_build_quietly
 t_bash_coreutils_write
 t_shell_pipeline
 t_shell_etc_grant
+t_shell_stop_cont
 t_python_modules
 t_python_venv_pip
 t_git_local
