@@ -204,13 +204,25 @@ t_help_and_version() {
 	expect "--version" "$OUT" "polexec-sh: runs $("$B/polexec" --version)"
 }
 
+# contrib/ holds the link Claude Code is pointed at (a path holding
+# "bash"), as make install makes it: a build tree runs it as it is, with
+# POLEXEC naming the polexec, and gets bash in the box.
+t_contrib_bash_link() {
+	expect "contrib/polexec-bash" \
+		"$(readlink "$ROOT/contrib/polexec-bash" 2>/dev/null)" polexec-sh ||
+		return 1
+	POLEXEC=$S/bin/polexec run "$ROOT/contrib/polexec-bash" -c \
+		'echo "${BASH_VERSION:+bash}"'
+	expect "through it: exit" "$RC" 0 && expect "bash" "$OUT" bash
+}
+
 mkdir -p "$S/home" "$S/scratch"
 export SHIM_HOME="$S/home"
 SCRATCH=$S/scratch
 for t in ${SHIM_ONLY:-t_exit_status_kept t_words_unchanged t_stdio_untouched \
 	t_harness_calls t_environment_is_the_policys t_cwd_kept \
 	t_denied_syscall_still_denied t_record_per_command \
-	t_misconfigured_runs_nothing t_help_and_version}; do
+	t_misconfigured_runs_nothing t_help_and_version t_contrib_bash_link}; do
 	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"
