@@ -9,7 +9,8 @@
 
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
-    "[--require-enforced] [--explain] [--learn] ARTIFACT -- CMD [ARGS...]\n"
+    "[--require-enforced] [--explain[=end]] [--learn] ARTIFACT -- CMD "
+    "[ARGS...]\n"
     "       polexec --doctor ARTIFACT | --help | --version\n"
     "\n"
     "Runs CMD under the policy compiled into ARTIFACT (a .polbin from "
@@ -18,8 +19,9 @@ static const char usage[] =
     "  --var NAME=VALUE     bind ${NAME} in the policy (else polexec's "
     "environment)\n"
     "  --require-enforced   refuse if any layer would be degraded\n"
-    "  --explain            one line on stderr per distinct denial (the\n"
-    "                       record has them either way)\n"
+    "  --explain[=end]      one line on stderr per distinct denial, when\n"
+    "                       first seen (=end: all after the command ended;\n"
+    "                       the record has them either way)\n"
     "  --learn              PROFILE A TRUSTED WORKLOAD, NEVER HOSTILE CODE:\n"
     "                       calls and file accesses the policy would deny\n"
     "                       are allowed and recorded (polc suggest); the\n"
@@ -83,6 +85,8 @@ void parse_args(char **argv, struct args *a)
 			a->require_enforced = 1;
 		} else if (strcmp(arg, "--explain") == 0) {
 			a->explain = 1;
+		} else if (strcmp(arg, "--explain=end") == 0) {
+			a->explain = 2;
 		} else if (strcmp(arg, "--learn") == 0) {
 			a->learn = 1;
 		} else if (strcmp(arg, "--") == 0 || arg[0] == '-') {

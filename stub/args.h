@@ -11,7 +11,8 @@ struct args {
 	const char *record;
 	int require_enforced;
 	int learn;   /* --learn: profile a trusted workload (observe.h) */
-	int explain; /* --explain: one stderr line per distinct denial */
+	int explain; /* --explain: one stderr line per distinct denial;
+		      * 2: --explain=end, after the command ended */
 	struct vars vars;
 	char **argv; /* the command, NULL-terminated */
 };

@@ -159,6 +159,8 @@ int main(int argc, char **argv)
 	status = run(&policy, &ll, envp, a.argv);
 	supervise_finish();
 	net_finish();
+	if (a.explain == 2)
+		obs_explain_end();
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	return record_finish(&record, status);
 }
