@@ -228,6 +228,41 @@ sleep 0.1; echo "plain: $?"'
 plain: 0"
 }
 
+# std/agent/claude-code as Claude Code uses it, python3 standing in for
+# the harness (tests/harness drives the real one): its config file is
+# saved the way Claude Code saves it, a temporary file renamed over it,
+# in CLAUDE_CONFIG_DIR, which the preset sets inside the granted
+# ~/.claude (with only ~/.claude.json granted the rename could not work);
+# it waits for a child on a pidfd (pidfd_open, which the preset lacked).
+# HOME is the test's: ~ is the caller's HOME.
+t_claude_preset_config_and_pidfd() {
+	mkdir -p "$T/home/.claude" "$T/cc" || return 1
+	tc_home=$HOME
+	HOME=$T/home
+	export HOME
+	rbox claude --var CLAUDE_CODE_DIR="$T/cc" -- /usr/bin/python3 -c '
+import os, subprocess
+d = os.environ.get("CLAUDE_CONFIG_DIR", "")
+print("config dir", d == os.environ["HOME"] + "/.claude")
+t = d + "/.claude.json.tmp.1.abc"
+with open(t, "w") as f:
+    f.write("{\"saved\": 1}")
+os.rename(t, d + "/.claude.json")
+c = subprocess.Popen(["/bin/true"])
+fd = os.pidfd_open(c.pid)
+os.waitid(os.P_PIDFD, fd, os.WEXITED)
+print("pidfd", fd > 2)'
+	tc_rc=$?
+	HOME=$tc_home
+	export HOME
+	[ $tc_rc = 0 ] || return 1
+	ran_clean "claude-code preset" || return 1
+	expect "config dir, pidfd" "$OUT" "config dir True
+pidfd True" &&
+		expect "saved, read back outside" \
+			"$(cat "$T/home/.claude/.claude.json")" '{"saved": 1}'
+}
+
 t_python_modules() {
 	mkdir -p "$T/ws" || return 1
 	cat >"$T/ws/mods.py" <<'EOF'
@@ -564,6 +599,7 @@ t_bash_coreutils_write
 t_shell_pipeline
 t_shell_etc_grant
 t_shell_stop_cont
+t_claude_preset_config_and_pidfd
 t_python_modules
 t_python_venv_pip
 t_git_local
