@@ -9,7 +9,9 @@
 
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
-    "[--require-enforced] [--explain[=end]] [--learn] ARTIFACT -- CMD "
+    "[--require-enforced] [--explain[=end]] [--started-by NAME] "
+    "[--learn]\n"
+    "               ARTIFACT -- CMD "
     "[ARGS...]\n"
     "       polexec --doctor ARTIFACT | --help | --version\n"
     "\n"
@@ -22,6 +24,8 @@ static const char usage[] =
     "  --explain[=end]      one line on stderr per distinct denial, when\n"
     "                       first seen (=end: all after the command ended;\n"
     "                       the record has them either way)\n"
+    "  --started-by NAME    the program that started polexec, for the "
+    "record\n"
     "  --learn              PROFILE A TRUSTED WORKLOAD, NEVER HOSTILE CODE:\n"
     "                       calls and file accesses the policy would deny\n"
     "                       are allowed and recorded (polc suggest); the\n"
@@ -87,6 +91,15 @@ void parse_args(char **argv, struct args *a)
 			a->explain = 1;
 		} else if (strcmp(arg, "--explain=end") == 0) {
 			a->explain = 2;
+		} else if (is_opt(arg, "--started-by")) {
+			a->started_by = opt_value(argv, &i, "--started-by");
+			if (!a->started_by[0] || strlen(a->started_by) > 32 ||
+			    a->started_by[strspn(a->started_by,
+						 "abcdefghijklmnopqrstuvwxyz"
+						 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						 "0123456789._-")])
+				die("args: --started-by takes a program's name "
+				    "(letters, digits, . _ -; 32 at most)");
 		} else if (strcmp(arg, "--learn") == 0) {
 			a->learn = 1;
 		} else if (strcmp(arg, "--") == 0 || arg[0] == '-') {

@@ -10,7 +10,8 @@ struct args {
 	const char *artifact;
 	const char *record;
 	int require_enforced;
-	int learn;   /* --learn: profile a trusted workload (observe.h) */
+	int learn; /* --learn: profile a trusted workload (observe.h) */
+	const char *started_by; /* --started-by NAME, for the record */
 	int explain; /* --explain: one stderr line per distinct denial;
 		      * 2: --explain=end, after the command ended */
 	struct vars vars;

@@ -138,6 +138,8 @@ int main(int argc, char **argv)
 		return doctor(a.artifact);
 	protect_self();
 	record.command = a.argv[0];
+	record.argv = a.argv;
+	record.started_by = a.started_by;
 	if (a.record)
 		record_open(&record, a.record);
 	die_set_hook(refusal_hook);

@@ -307,12 +307,26 @@ static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
  */
 static void fs_observe(struct sema *s, const struct ast_stmt *st)
 {
-	static const char *const what[] = {"destructive"};
+	static const char *const what[] = {"destructive", "argv"};
 	const struct ast_word *w = st->words;
 	uint64_t val = 1469598103934665603ull;
 	char *ws;
 	int r;
 
+	/* observe argv redacted: the run record names no argument */
+	if (st->nwords >= 2 && w[1].kind == AST_WORD &&
+	    !strcmp(w[1].text, "argv")) {
+		if (st->nwords != 3 || w[2].kind != AST_WORD ||
+		    strcmp(w[2].text, "redacted")) {
+			diag_error(s->d, st->loc,
+				   "expected 'observe argv redacted'");
+			return;
+		}
+		if (sema_once(s, &s->observe_argv, st->loc,
+			      "'observe argv redacted'", 1) == SEMA_TAKE)
+			s->p->fs.observe |= IR_OBSERVE_ARGV_REDACTED;
+		return;
+	}
 	if (st->nwords < 2 || (st->nwords != 2 && st->nwords != 4) ||
 	    (st->nwords == 4 &&
 	     (w[2].kind != AST_WORD || strcmp(w[2].text, "workspace")))) {
@@ -321,7 +335,7 @@ static void fs_observe(struct sema *s, const struct ast_stmt *st)
 		return;
 	}
 	if (w[1].kind != AST_WORD || strcmp(w[1].text, "destructive")) {
-		sema_unknown(s, &w[1], "observation", what, 1);
+		sema_unknown(s, &w[1], "observation", what, 2);
 		return;
 	}
 	if (st->nwords == 4) {

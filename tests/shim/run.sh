@@ -179,7 +179,12 @@ t_record_per_command() {
 		{ say "    FAIL: records: $SC_INVALID"; return 1; }
 	expect "a record's exit" \
 		"$(jq -r .exit_code "$@" | sort | tr '\n' ' ')" \
-		"0 3 "
+		"0 3 " || return 1
+	# each names its command line, and the shim that started it
+	expect "the command lines" \
+		"$(jq -r '.argv | join(" ")' "$@" | sort | tr '\n' '|')" \
+		"/bin/sh -c exit 3|/bin/sh -c true|" &&
+		expect "started by" "$(jq -r .started_by "$@" | sort -u)" polexec-sh
 }
 
 # Each misuse: a clear message, its status, and nothing ran.
