@@ -70,6 +70,7 @@
  */
 #include "args.h"
 #include "artifact.h"
+#include "box/init.h"
 #include "box/view.h"
 #include "decide.h"
 #include "doctor.h"
@@ -83,6 +84,8 @@
 #include "run.h"
 #include "secrets.h"
 #include "lib/util.h"
+
+extern char **environ;
 
 static struct record record = {.fd = -1};
 static struct policy policy;
@@ -133,6 +136,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	record.start_ns = monotonic_ns();
+	init_args(argv, environ);
 	parse_args(argv, &a);
 	if (a.doctor)
 		return doctor(a.artifact);

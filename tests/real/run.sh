@@ -263,6 +263,37 @@ pidfd True" &&
 			"$(cat "$T/home/.claude/.claude.json")" '{"saved": 1}'
 }
 
+# The box's pid 1 is polexec's copy: its /proc/1/cmdline showed polexec's
+# whole host command line (the artifact's path, --var values, the record's
+# path) where pid 1 is visible (root, with pasta's user namespace). It
+# shows "polexec" and nothing else now; its environ, the host's, is not
+# readable (and wiped). Hidden (uid 65534) is fine too.
+t_box_pid1_shows_nothing_of_the_host() {
+	mkdir -p "$T/home/.claude" "$T/cc" || return 1
+	tp_home=$HOME
+	HOME=$T/home
+	export HOME
+	rbox claude-filtered --var CLAUDE_CODE_DIR="$T/cc" \
+		--var HOST_WORD=host-secret-word -- /bin/sh -c '
+if [ -e /proc/1/cmdline ]; then tr "\0" "\n" </proc/1/cmdline | grep .; fi
+cat /proc/1/environ 2>/dev/null | tr "\0" "\n" | grep .
+echo end'
+	tp_rc=$?
+	HOME=$tp_home
+	export HOME
+	[ $tp_rc = 0 ] || return 1
+	ran_clean "pid 1" || return 1
+	case $OUT in
+	"polexec
+end" | end) ;;
+	*)
+		say "    FAIL: /proc/1 shows: $(printf '%s' "$OUT" | head -c 300)"
+		return 1
+		;;
+	esac
+	expect_nomatch "no host word" "$OUT" 'host-secret-word|--var|\.polbin'
+}
+
 t_python_modules() {
 	mkdir -p "$T/ws" || return 1
 	cat >"$T/ws/mods.py" <<'EOF'
@@ -600,6 +631,7 @@ t_shell_pipeline
 t_shell_etc_grant
 t_shell_stop_cont
 t_claude_preset_config_and_pidfd
+t_box_pid1_shows_nothing_of_the_host
 t_python_modules
 t_python_venv_pip
 t_git_local
