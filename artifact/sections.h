@@ -217,6 +217,10 @@ enum polbin_meta_key {
 	POLBIN_META_SOURCE_SHA256 = 2, /* hex digest of the main source file */
 	POLBIN_META_COMPILER = 3,      /* "polc 0.1.0" */
 	POLBIN_META_IR_SHA256 = 4,     /* hex digest of the IR section */
+	/* "record" or "redacted" (fs `observe argv redacted`): whether the
+	 * run record names the command line; absent (an older polc): it
+	 * names none */
+	POLBIN_META_RECORD_ARGV = 5,
 };
 
 #define POLBIN_SECCOMP_MAX_INSNS 4096

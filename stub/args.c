@@ -10,7 +10,8 @@
 
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
-    "[--require-enforced] [--explain] [--learn]\n"
+    "[--require-enforced] [--explain[=end]] [--started-by NAME] "
+    "[--learn]\n"
     "               [--net-backend cgroup|namespace] ARTIFACT -- CMD "
     "[ARGS...]\n"
     "       polexec --doctor ARTIFACT | --help | --version\n"
@@ -21,16 +22,19 @@ static const char usage[] =
     "  --var NAME=VALUE     bind ${NAME} in the policy (else polexec's "
     "environment)\n"
     "  --require-enforced   refuse if any layer would be degraded\n"
-    "  --explain            one line on stderr per distinct denial (the\n"
-    "                       record has them either way)\n"
+    "  --explain[=end]      one line on stderr per distinct denial, when\n"
+    "                       first seen (=end: all after the command ended;\n"
+    "                       the record has them either way)\n"
+    "  --started-by NAME    the program that started polexec, for the "
+    "record\n"
     "  --learn              PROFILE A TRUSTED WORKLOAD, NEVER HOSTILE CODE:\n"
     "                       calls and file accesses the policy would deny\n"
     "                       are allowed and recorded (polc suggest); the\n"
     "                       network stays enforced; no layer is certified\n"
     "  --net-backend B      egress by the box's cgroup programs (cgroup) or\n"
-    "                       its own network namespace (namespace); by\n"
-    "                       default the cgroup where the artifact has them\n"
-    "                       and polexec may attach them (CAP_BPF and\n"
+    "                       its own network namespace (namespace, the\n"
+    "                       default: under cgroup the box shares the\n"
+    "                       host's loopback; needs CAP_BPF and\n"
     "                       CAP_NET_ADMIN)\n"
     "  --doctor ARTIFACT    what ARTIFACT needs, found or missing here; "
     "exit 1\n"
@@ -91,6 +95,17 @@ void parse_args(char **argv, struct args *a)
 			a->require_enforced = 1;
 		} else if (strcmp(arg, "--explain") == 0) {
 			a->explain = 1;
+		} else if (strcmp(arg, "--explain=end") == 0) {
+			a->explain = 2;
+		} else if (is_opt(arg, "--started-by")) {
+			a->started_by = opt_value(argv, &i, "--started-by");
+			if (!a->started_by[0] || strlen(a->started_by) > 32 ||
+			    a->started_by[strspn(a->started_by,
+						 "abcdefghijklmnopqrstuvwxyz"
+						 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						 "0123456789._-")])
+				die("args: --started-by takes a program's name "
+				    "(letters, digits, . _ -; 32 at most)");
 		} else if (strcmp(arg, "--learn") == 0) {
 			a->learn = 1;
 		} else if (is_opt(arg, "--net-backend")) {

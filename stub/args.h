@@ -10,8 +10,10 @@ struct args {
 	const char *artifact;
 	const char *record;
 	int require_enforced;
-	int learn;   /* --learn: profile a trusted workload (observe.h) */
-	int explain; /* --explain: one stderr line per distinct denial */
+	int learn; /* --learn: profile a trusted workload (observe.h) */
+	const char *started_by; /* --started-by NAME, for the record */
+	int explain; /* --explain: one stderr line per distinct denial;
+		      * 2: --explain=end, after the command ended */
 	int net_backend; /* --net-backend: NET_BACKEND_* (net/net.h) */
 	struct vars vars;
 	char **argv; /* the command, NULL-terminated */

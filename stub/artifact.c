@@ -182,6 +182,7 @@ static void decode_meta(struct policy *p)
 	p->source_sha256 = xstrndup("", 0);
 	p->ir_sha256 = xstrndup("", 0);
 	p->compiler = xstrndup("", 0);
+	p->record_argv = xstrndup("", 0);
 	if (!s)
 		return;
 	while (off < s->len) {
@@ -210,6 +211,9 @@ static void decode_meta(struct policy *p)
 			break;
 		case POLBIN_META_COMPILER:
 			slot = &p->compiler;
+			break;
+		case POLBIN_META_RECORD_ARGV:
+			slot = &p->record_argv;
 			break;
 		}
 		if (slot) {

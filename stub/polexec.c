@@ -73,6 +73,7 @@
  */
 #include "args.h"
 #include "artifact.h"
+#include "box/init.h"
 #include "box/view.h"
 #include "decide.h"
 #include "doctor.h"
@@ -86,6 +87,8 @@
 #include "run.h"
 #include "secrets.h"
 #include "lib/util.h"
+
+extern char **environ;
 
 static struct record record = {.fd = -1};
 static struct policy policy;
@@ -138,12 +141,15 @@ int main(int argc, char **argv)
 	(void)argc;
 	record.start_ns = monotonic_ns();
 	signals_default(); /* run.c: before any helper, pasta, the box */
+	init_args(argv, environ);
 	parse_args(argv, &a);
 	if (a.doctor)
 		return doctor(a.artifact);
 	protect_self();
 	net_backend_arg(a.net_backend);
 	record.command = a.argv[0];
+	record.argv = a.argv;
+	record.started_by = a.started_by;
 	if (a.record)
 		record_open(&record, a.record);
 	die_set_hook(refusal_hook);
@@ -166,6 +172,8 @@ int main(int argc, char **argv)
 	supervise_finish();
 	net_finish();
 	view_finish();
+	if (a.explain == 2)
+		obs_explain_end();
 	die_set_hook(NULL); /* the command ran: no refusal record from here */
 	return record_finish(&record, status);
 }

@@ -13,7 +13,9 @@
  * (struct record_parts, wired in polexec.c), so the record sits above the
  * layers without reaching into them, and no layer reaches back.
  *
- *   {"schema_version":1, "polexec":"0.1.0",
+ *   {"schema_version":1, "polexec":"0.1.0", "command":"/bin/sh",
+ *    "argv":["/bin/sh","-c","..."] | "redacted" | null, "argv_cut":false,
+ *    "started_by":"polexec-sh" | null (put_argv),
  *    "policy":{"name", "source_sha256", "ir_sha256", "compiler",
  *              "artifact_sha256"},
  *    "layers":{"seccomp":{"tier":"enforced"}, "landlock":{"tier":"off"},
@@ -57,6 +59,8 @@
 #include <unistd.h>
 
 #define RECORD_SCHEMA_VERSION 1
+#define RECORD_ARG_MAX	      256 /* bytes of each argument kept */
+#define RECORD_ARGS	      64  /* arguments kept */
 
 void record_open(struct record *r, const char *path)
 {
@@ -180,6 +184,49 @@ static void write_out(struct record *r, struct text *o)
 		    err);
 }
 
+/*
+ * The command line: "argv" each element cut at RECORD_ARG_MAX bytes, at
+ * most RECORD_ARGS of them ("argv_cut" says whether anything was left
+ * out), "redacted" where the policy says `observe argv redacted`, null
+ * where the artifact does not say (an older polc, or no artifact read);
+ * "started_by" the program that asked (polexec-sh), or null.
+ */
+static void put_argv(struct text *o, const struct record *r)
+{
+	const char *how = r->policy ? r->policy->record_argv : NULL;
+	int cut = 0;
+	size_t i;
+
+	text_add(o, "\"argv\":");
+	if (how && !strcmp(how, "redacted")) {
+		text_add(o, "\"redacted\"");
+	} else if (how && !strcmp(how, "record") && r->argv) {
+		text_add(o, "[");
+		for (i = 0; r->argv[i]; i++) {
+			char part[RECORD_ARG_MAX + 1];
+			size_t n = strlen(r->argv[i]);
+
+			if (i == RECORD_ARGS) {
+				cut = 1;
+				break;
+			}
+			cut |= n > RECORD_ARG_MAX;
+			snprintf(part, sizeof(part), "%s", r->argv[i]);
+			text_add(o, "%s", i ? "," : "");
+			text_json(o, part);
+		}
+		text_add(o, "],\"argv_cut\":%s", cut ? "true" : "false");
+	} else {
+		text_add(o, "null");
+	}
+	text_add(o, ",\"started_by\":");
+	if (r->started_by)
+		text_json(o, r->started_by);
+	else
+		text_add(o, "null");
+	text_add(o, ",\n");
+}
+
 static void put_common(struct text *o, const struct record *r, int refused)
 {
 	text_add(
@@ -188,6 +235,7 @@ static void put_common(struct text *o, const struct record *r, int refused)
 	text_add(o, ",\n\"command\":");
 	text_json(o, r->command);
 	text_add(o, ",\n");
+	put_argv(o, r);
 	put_policy(o, r->policy);
 	put_layers(o, r, refused);
 	if (r->parts.observed) /* mode, denials, side effects */

@@ -30,6 +30,8 @@ struct record {
 	struct outfile out; /* the file, by docs/OUTPUT.md's rule */
 	const struct policy *policy;
 	const char *command;
+	char **argv;		/* the command line, NULL-terminated */
+	const char *started_by; /* --started-by (the shim), or NULL */
 	struct layer_state layers[LAYER_COUNT];
 	struct record_parts parts;
 	int learn;	   /* --learn: no layer is certified */

@@ -134,6 +134,10 @@ static int assemble(const struct build_opts *o, const struct ir_policy *p,
 	if (source_digest(o->input, hex) == 0)
 		meta_put(&meta, POLBIN_META_SOURCE_SHA256, hex, &oom);
 	meta_put(&meta, POLBIN_META_COMPILER, "polc " POLC_VERSION, &oom);
+	meta_put(&meta, POLBIN_META_RECORD_ARGV,
+		 p->fs.observe & IR_OBSERVE_ARGV_REDACTED ? "redacted"
+							  : "record",
+		 &oom);
 	sha256(ir.p, ir.len, d);
 	sha256_hex(d, hex);
 	meta_put(&meta, POLBIN_META_IR_SHA256, hex, &oom);

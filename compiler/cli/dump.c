@@ -35,6 +35,7 @@ static int dump_meta(const struct polbin_section *s, FILE *out)
 	    [POLBIN_META_SOURCE_SHA256] = "source sha256",
 	    [POLBIN_META_COMPILER] = "compiler",
 	    [POLBIN_META_IR_SHA256] = "ir sha256",
+	    [POLBIN_META_RECORD_ARGV] = "record argv",
 	};
 	size_t off = 0;
 

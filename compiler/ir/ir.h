@@ -175,9 +175,10 @@ enum ir_landlock_mode {
 /* What the run record observes (fs `observe`, docs/OBSERVE.md): it
  * records, it never decides. */
 enum ir_observe {
-	IR_OBSERVE_DESTRUCTIVE = 1u << 0, /* unlink, rename, truncate, ... */
+	IR_OBSERVE_DESTRUCTIVE = 1u << 0,   /* unlink, rename, truncate, ... */
+	IR_OBSERVE_ARGV_REDACTED = 1u << 1, /* the record names no argv */
 };
-#define IR_OBSERVE_ALL 0x1u
+#define IR_OBSERVE_ALL 0x3u
 
 /* What polexec does where the box's view cannot be had (docs/VIEW.md). */
 enum ir_view_mode {
@@ -192,7 +193,7 @@ struct ir_fs {
 	struct ir_fs_rule *rules; /* sorted by path, one entry per path */
 	uint32_t observe;	  /* enum ir_observe bits */
 	/* The folder whose paths the record keeps in clear (./...), a
-	 * normalized path; set exactly when observe is (default
+	 * normalized path; set exactly when observe has DESTRUCTIVE (default
 	 * "${WORKSPACE}") */
 	char *workspace;
 };

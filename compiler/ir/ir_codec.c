@@ -534,7 +534,8 @@ static void get_body(struct rbuf *r, struct ir_policy *p)
 	p->fs.workspace = get_str(r, 0);
 	if (p->fs.observe & ~IR_OBSERVE_ALL)
 		rfail(r, "unknown fs observe bits");
-	if ((p->fs.observe != 0) != (p->fs.workspace != NULL) ||
+	if (!(p->fs.observe & IR_OBSERVE_DESTRUCTIVE) !=
+		(p->fs.workspace == NULL) ||
 	    (p->fs.observe && !p->fs.present))
 		rfail(r, "fs observe and its workspace do not go together");
 	else if (p->fs.workspace && !ir_is_path(p->fs.workspace))

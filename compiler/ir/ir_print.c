@@ -126,6 +126,8 @@ static void print_fs(const struct ir_policy *p, FILE *out)
 		put_word(out, p->fs.workspace);
 		fputc('\n', out);
 	}
+	if (p->fs.observe & IR_OBSERVE_ARGV_REDACTED)
+		fputs("    observe argv redacted\n", out);
 	fputs("  }\n", out);
 }
 

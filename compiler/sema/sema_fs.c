@@ -307,12 +307,26 @@ static void fs_own(struct sema *s, const struct ast_stmt *st, uint8_t kind)
  */
 static void fs_observe(struct sema *s, const struct ast_stmt *st)
 {
-	static const char *const what[] = {"destructive"};
+	static const char *const what[] = {"destructive", "argv"};
 	const struct ast_word *w = st->words;
 	uint64_t val = 1469598103934665603ull;
 	char *ws;
 	int r;
 
+	/* observe argv redacted: the run record names no argument */
+	if (st->nwords >= 2 && w[1].kind == AST_WORD &&
+	    !strcmp(w[1].text, "argv")) {
+		if (st->nwords != 3 || w[2].kind != AST_WORD ||
+		    strcmp(w[2].text, "redacted")) {
+			diag_error(s->d, st->loc,
+				   "expected 'observe argv redacted'");
+			return;
+		}
+		if (sema_once(s, &s->observe_argv, st->loc,
+			      "'observe argv redacted'", 1) == SEMA_TAKE)
+			s->p->fs.observe |= IR_OBSERVE_ARGV_REDACTED;
+		return;
+	}
 	if (st->nwords < 2 || (st->nwords != 2 && st->nwords != 4) ||
 	    (st->nwords == 4 &&
 	     (w[2].kind != AST_WORD || strcmp(w[2].text, "workspace")))) {
@@ -321,7 +335,7 @@ static void fs_observe(struct sema *s, const struct ast_stmt *st)
 		return;
 	}
 	if (w[1].kind != AST_WORD || strcmp(w[1].text, "destructive")) {
-		sema_unknown(s, &w[1], "observation", what, 1);
+		sema_unknown(s, &w[1], "observation", what, 2);
 		return;
 	}
 	if (st->nwords == 4) {
@@ -689,6 +703,29 @@ static int merged_usr_link(const char *link)
 }
 
 /*
+ * The first symbolic link on this machine among the leading paths of p
+ * (absolute, shorter than PATH_MAX) that are at least `from` bytes long:
+ * 1 with it in part (PATH_MAX bytes), else 0 (none, or a missing one).
+ */
+static int first_link(const char *p, size_t from, char *part)
+{
+	struct stat st;
+	size_t k;
+
+	for (k = from ? from : 1; p[k - 1]; k++) {
+		if (p[k] != '/' && p[k] != '\0')
+			continue;
+		memcpy(part, p, k);
+		part[k] = '\0';
+		if (lstat(part, &st) < 0)
+			return 0;
+		if (S_ISLNK(st.st_mode))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * A warning for a grant whose literal path runs through a symbolic link
  * on this machine (Debian 12's merged /usr: /lib is usr/lib): polexec
  * refuses such a rule at start unless it says follow. The warning names
@@ -703,25 +740,13 @@ static void lint_symlinks(struct sema *s)
 		char part[PATH_MAX], target[PATH_MAX], real[PATH_MAX];
 		char said[2 * PATH_MAX + 40];
 		const char *p = f->rule.path, *cover;
-		struct stat st;
 		ssize_t n = -1;
-		size_t k;
 
 		if (f->rule.kind != IR_FS_GRANT || p[0] != '/' ||
 		    (f->rule.flags & IR_FS_FOLLOW) || strlen(p) >= PATH_MAX)
 			continue;
-		for (k = 1; p[k - 1]; k++) {
-			if (p[k] != '/' && p[k] != '\0')
-				continue;
-			memcpy(part, p, k);
-			part[k] = '\0';
-			if (lstat(part, &st) < 0)
-				break;
-			if (S_ISLNK(st.st_mode)) {
-				n = readlink(part, target, sizeof(target) - 1);
-				break;
-			}
-		}
+		if (first_link(p, 0, part))
+			n = readlink(part, target, sizeof(target) - 1);
 		if (n < 0)
 			continue;
 		target[n] = '\0';
@@ -745,6 +770,96 @@ static void lint_symlinks(struct sema *s)
 				   "holds the same link: leave the path out"
 				 : " already covers its target: leave the "
 				   "path out");
+	}
+}
+
+/* Does the (normalized, absolute) a hold b, below it (a != b)? */
+static int holds_below(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return strcmp(a, b) &&
+	       (!strcmp(a, "/") ||
+		(!strncmp(a, b, n) && (b[n] == '/' || b[n] == '\0')));
+}
+
+/*
+ * A `follow` rule inside another grant (std/shell's `ro optional follow
+ * /etc/localtime` with the policy's `ro /etc`): the view would mount the
+ * link's target over a path inside a host folder it has bound, through
+ * the link, which polexec refuses at start. Decided here, on the build
+ * machine, for literal paths, where the deepest rule holding the path is
+ * a grant: when a component of the path below that grant is a symbolic
+ * link, the grant already shows the link, so the rule is left out when
+ * its target is granted with the rule's rights (or it dangles and is
+ * optional: polexec would skip it), and is an error otherwise.
+ */
+static void resolve_follow_in_grants(struct sema *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nfs; i++) {
+		struct fs_src *f = &s->fs[i];
+		const struct fs_src *up = NULL;
+		const char *p = f->rule.path, *cover;
+		char part[PATH_MAX], real[PATH_MAX];
+
+		if (f->restated || f->rule.kind != IR_FS_GRANT ||
+		    !(f->rule.flags & IR_FS_FOLLOW) || p[0] != '/' ||
+		    strlen(p) >= PATH_MAX)
+			continue;
+		for (j = 0; j < s->nfs; j++)
+			if (j != i && !s->fs[j].restated &&
+			    s->fs[j].rule.path[0] == '/' &&
+			    holds_below(s->fs[j].rule.path, p) &&
+			    (!up || strlen(s->fs[j].rule.path) >
+					strlen(up->rule.path)))
+				up = &s->fs[j];
+		if (!up || up->rule.kind != IR_FS_GRANT)
+			continue;
+		/* a link at or below the holding grant's path */
+		if (!first_link(p, strlen(up->rule.path) + 1, part))
+			continue;
+		if (!realpath(p, real)) {
+			if (f->rule.flags & IR_FS_OPTIONAL) {
+				diag_remark(
+				    s->d, f->loc,
+				    "'%s' is a symbolic link that leads "
+				    "nowhere here, shown as it is by "
+				    "the grant of '%s': the rule is left "
+				    "out",
+				    p, up->rule.path);
+				f->restated = 1;
+				continue;
+			}
+			diag_error(s->d, f->loc,
+				   "'%s' is a symbolic link that leads nowhere "
+				   "here, inside the grant of '%s'",
+				   p, up->rule.path);
+			diag_note(s->d, up->loc, "that grant is here");
+			continue;
+		}
+		cover = covered_by(s, i, real, f->rule.rights);
+		if (!cover) {
+			diag_error(s->d, f->loc,
+				   "'%s' says 'follow', and it is a symbolic "
+				   "link to %s inside the grant of '%s', which "
+				   "shows the link; polexec mounts nothing "
+				   "through a link: grant the target (with "
+				   "the rights of this rule), or leave the "
+				   "path out",
+				   p, real, up->rule.path);
+			diag_note(s->d, up->loc,
+				  "the grant that shows the "
+				  "link is here");
+			continue;
+		}
+		diag_remark(s->d, f->loc,
+			    "'%s' is a symbolic link to %s here: the grant of "
+			    "'%s' shows the link and '%s' grants its target, "
+			    "so this rule is left out",
+			    p, real, up->rule.path, cover);
+		f->restated = 1;
 	}
 }
 
@@ -774,6 +889,7 @@ void sema_lint_fs(struct sema *s)
 	lint_secrets(s);
 	lint_symlinks(s);
 	lint_no_view(s);
+	resolve_follow_in_grants(s);
 }
 
 int sema_finish_fs(struct sema *s)

@@ -113,7 +113,8 @@ struct sema {
 	struct once limit[IR_LIM_COUNT];
 	struct once limits_mode; /* limits require|best_effort */
 	struct once fs_mode, fs_dev, fs_proc, user;
-	struct once observe; /* fs: observe destructive */
+	struct once observe;	  /* fs: observe destructive */
+	struct once observe_argv; /* fs: observe argv redacted */
 
 	struct sys_rule_src *rules;
 	size_t nrules, caprules;

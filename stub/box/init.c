@@ -142,6 +142,48 @@ void init_enter(pid_t parent)
 		close(fd);
 }
 
+/* polexec's command line and environment, as the kernel laid them out
+ * (the strings of each, contiguous): /proc/1/cmdline of the box reads
+ * pid 1's copy, which would show the host's command line. */
+static char *args_lo, *args_hi, *env_lo, *env_hi;
+
+static void span(char **v, char **lo, char **hi)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++) {
+		char *end = v[i] + strlen(v[i]) + 1;
+
+		if (!i || v[i] < *lo)
+			*lo = v[i];
+		if (!i || end > *hi)
+			*hi = end;
+	}
+}
+
+void init_args(char **argv, char **envp)
+{
+	span(argv, &args_lo, &args_hi);
+	span(envp, &env_lo, &env_hi);
+}
+
+/* Pid 1's copy of them: "polexec", then zeros (the command has exec'd:
+ * its own copy is in its own memory now). */
+static void wipe_args(void)
+{
+	static const char name[] = "polexec";
+
+	if (env_lo)
+		memset(env_lo, 0, (size_t)(env_hi - env_lo));
+	if (!args_lo)
+		return;
+	memset(args_lo, 0, (size_t)(args_hi - args_lo));
+	memcpy(args_lo, name,
+	       (size_t)(args_hi - args_lo) < sizeof(name) - 1
+		   ? (size_t)(args_hi - args_lo) - 1
+		   : sizeof(name) - 1);
+}
+
 /* The command's process runs on a stack of its own in our memory. */
 static char box_stack[64 << 10] __attribute__((aligned(16)));
 
@@ -165,6 +207,7 @@ _Noreturn void init_run(int (*fn)(void *), void *arg, const struct ll_run *ll)
 		die_with_error("init: clone");
 	/* The command exec'd or refused: nothing left to do but wait. */
 	box = pid;
+	wipe_args();
 	for (sig = 1; sig < 32; sig++)
 		if (pending & 1 << sig)
 			kill(pid, sig);

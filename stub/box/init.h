@@ -14,6 +14,10 @@
 
 /* Parent, planning the view: the page the box's processes report in. */
 void init_plan(void);
+/* polexec's argv and envp as main() got them: pid 1 wipes its copy of
+ * their strings once the command has exec'd, so the box's
+ * /proc/1/cmdline and environ show "polexec" and nothing of the host. */
+void init_args(char **argv, char **envp);
 /*
  * Child, right after entering its namespaces: with a pid namespace, makes
  * its pid 1 (a child of polexec's, CLONE_PARENT) and leaves; pid 1

@@ -20,10 +20,13 @@
  *
  * In the box's init (view_child), pid 1 of the box's pid namespace, in
  * its mount namespace where every mount is private (boxns.c):
- *   - a tmpfs on /tmp becomes the new root; nothing of the host is
- *     reached by path from here on but /dev's nodes and the links;
- *   - each entry in order: a bind is cloned from the very fd Landlock's
- *     rule was made from (open_tree, recursive), given nosuid and its
+ *   - each bind's tree cloned (open_tree, recursive) from the very fd
+ *     Landlock's rule was made from, before anything is mounted;
+ *   - a tmpfs on /tmp becomes the new root (the clones do not hold it,
+ *     so a grant of the host's /tmp shows the host's /tmp); nothing of
+ *     the host is reached by path from here on but /dev's nodes and the
+ *     links;
+ *   - each entry in order: a bind's clone is given nosuid and its
  *     attributes (mount_setattr, recursive), moved onto its mount point,
  *     and checked (fstatvfs: a bind takes most flags only when asked);
  *     the box's own tmpfs, /dev and /proc are new mounts, each with its
@@ -408,9 +411,8 @@ static unsigned mount_attrs(uint8_t a)
 	       (a & POLBIN_VIEW_A_NODEV ? MOUNT_ATTR_NODEV_ : 0);
 }
 
-/* Clones the tree at fd (recursively), restricts it, puts it on `to`. */
-static void bind_fd(int fd, const char *sub, int to, unsigned attrs,
-		    const char *path)
+/* A clone of the tree at fd (recursive, detached). */
+static int clone_tree(int fd, const char *sub, const char *path)
 {
 	int tree =
 	    open_tree_(fd, sub,
@@ -419,12 +421,25 @@ static void bind_fd(int fd, const char *sub, int to, unsigned attrs,
 
 	if (tree < 0)
 		die_with_error("view: bind %s: open_tree", path);
+	return tree;
+}
+
+/* Restricts a cloned tree and puts it on `to`; closes it. */
+static void place_tree(int tree, int to, unsigned attrs, const char *path)
+{
 	if (setattr(tree, AT_RECURSIVE_, attrs) < 0)
 		die_with_error("view: bind %s: mount_setattr", path);
 	if (move(tree, to) < 0)
 		die_with_error("view: bind %s: move_mount", path);
 	check(tree, attrs, "bind", path);
 	close(tree);
+}
+
+/* Clones the tree at fd (recursively), restricts it, puts it on `to`. */
+static void bind_fd(int fd, const char *sub, int to, unsigned attrs,
+		    const char *path)
+{
+	place_tree(clone_tree(fd, sub, path), to, attrs, path);
 }
 
 /* A new mount of `type`, options as key, value pairs (NULL: a flag). */
@@ -716,9 +731,19 @@ static void reopen_sources(void)
 
 static void build(const struct ll_run *ll, const struct view_extras *x)
 {
+	int *tree = xcalloc(V.n + 1, sizeof(*tree));
 	uint32_t k;
 
 	reopen_sources();
+	/* Each bind's tree is cloned before the new root is mounted on
+	 * /tmp: a clone made after it would hold it (a grant of /tmp, or of
+	 * /, would show the box's root where the host's /tmp is). */
+	for (k = 0; k < V.n; k++)
+		tree[k] = entry_is(k, POLBIN_VIEW_BIND) && !V.skip[k]
+			      ? clone_tree(
+				    V.p->ll.fs[V.p->view.e[V.order[k]].rule].fd,
+				    "", V.path[k])
+			      : -1;
 	if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
 		  "mode=0755,size=4m") < 0)
 		die_with_error("view: mount the new root's tmpfs");
@@ -742,7 +767,7 @@ static void build(const struct ll_run *ll, const struct view_extras *x)
 			if (V.skip[k])
 				break;
 			to = point(path, !r->isdir);
-			bind_fd(r->fd, "", to, mount_attrs(V.attrs[k]), path);
+			place_tree(tree[k], to, mount_attrs(V.attrs[k]), path);
 			close(to);
 			break;
 		}
@@ -774,6 +799,7 @@ static void build(const struct ll_run *ll, const struct view_extras *x)
 		put_file("/etc/hosts", x->hosts, 1, ll);
 		put_file("/etc/resolv.conf", x->resolv, 0, ll);
 	}
+	free(tree);
 	secret_points(x);
 	/* The old root goes: stacked over the new one, then detached. */
 	if (fchdir(V.rootfd) < 0)

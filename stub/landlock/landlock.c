@@ -578,8 +578,9 @@ static void add_port_rules(const struct ll_spec *l, struct ll_run *run)
 
 /*
  * With a view, the rule paths stay open for the box's binds (view.c):
- * one fd each, so the soft RLIMIT_NOFILE is raised for them when it is
- * too low, and the box child puts it back once they are closed.
+ * one fd each (two in the box: a clone of each tree), so the soft
+ * RLIMIT_NOFILE is raised for them when it is too low, and the box child
+ * puts it back once they are closed.
  */
 static int keep_fds(const struct policy *p, struct ll_run *run)
 {
@@ -590,8 +591,10 @@ static int keep_fds(const struct policy *p, struct ll_run *run)
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		die_with_error("landlock: getrlimit(RLIMIT_NOFILE)");
 	run->nofile = rl;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < p->ll.nfs + 64u) {
-		rl.rlim_cur = p->ll.nfs + 64u;
+	/* each path, and in the box a clone of its tree (view.c) */
+	if (rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < 2u * p->ll.nfs + 64u) {
+		rl.rlim_cur = 2u * p->ll.nfs + 64u;
 		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
 			die("landlock: %u rule paths kept open for the view "
 			    "need more files than RLIMIT_NOFILE allows (%llu)",

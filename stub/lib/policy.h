@@ -134,6 +134,9 @@ struct policy {
 	char *source_sha256;
 	char *ir_sha256;
 	char *compiler;
+	/* "record", "redacted", or "" (an older polc: the record names no
+	 * command line) */
+	char *record_argv;
 
 	/* SECCOMP: nfilter == 0 when the policy has no syscalls block. */
 	struct sock_filter *filter;

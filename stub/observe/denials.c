@@ -315,7 +315,8 @@ static void tell(struct denial *d)
 		const char *rule =
 		    seccomp_words(d, what, sizeof(what), how, sizeof(how));
 
-		add(how, sizeof(how), " (%s: %s)", rule_by(d->k.code), rule);
+		add(how, sizeof(how), " (seccomp %s: %s)", rule_by(d->k.code),
+		    rule);
 	} else if (d->k.layer == OBS_LAYER_LANDLOCK) {
 		snprintf(what, sizeof(what), "%.400s", d->what);
 		rights_text(d->k.rights, how, sizeof(how), ",");
@@ -323,7 +324,8 @@ static void tell(struct denial *d)
 	} else {
 		snprintf(what, sizeof(what), "connect %.200s %.200s", d->what,
 			 d->extra ? d->extra : "");
-		snprintf(how, sizeof(how), "%s", d->path);
+		snprintf(how, sizeof(how), "%s (net: not in the allowlist)",
+			 d->path);
 	}
 	out(STDERR_FILENO, "polexec: %s: %s: %s\n",
 	    d->k.learned ? "learn: would deny" : "denied", what, how);
@@ -336,6 +338,12 @@ void obs_flush_explain(void)
 	for (i = 0; i < T.n; i++)
 		if (!T.d[i].told)
 			tell(&T.d[i]);
+}
+
+void obs_explain_end(void)
+{
+	obs.defer_explain = 0;
+	obs_flush_explain();
 }
 
 /* The i-th argument of a call as an absolute path, its dirfd the

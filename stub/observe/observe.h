@@ -169,12 +169,15 @@ void obs_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void observe_record(struct text *t, int refused);
 /* --explain lines held back while the child shared our memory. */
 void obs_flush_explain(void);
+/* --explain=end: every line held back, after the command ended and the
+ * net layer's refusals were read. */
+void obs_explain_end(void);
 
 /* The state the three share. */
 struct obs_state {
-	int mode;     /* 0 off, 1 enforce (notify), 2 learn */
-	int notified; /* the listener was handed over */
-	int explain;
+	int mode;	   /* 0 off, 1 enforce (notify), 2 learn */
+	int notified;	   /* the listener was handed over */
+	int explain;	   /* 1 --explain, 2 --explain=end */
 	int defer_explain; /* in the window: no stderr writes yet */
 	const struct policy *p;
 	const struct obs_spec *o;

@@ -624,12 +624,14 @@ void supervise_window(pid_t pid)
 	}
 	obs_sys(__NR_close, S.sv[0], 0, 0, 0, 0, 0);
 	S.sv[0] = S.sv[1] = -1;
-	obs.defer_explain = 0;
+	obs.defer_explain =
+	    obs.explain == 2; /* --explain=end: all at the end */
 	if (S.listener < 0)
 		obs_note("%s", S.note[0] ? S.note
 					 : "the box child handed no listener "
 					   "over");
-	obs_flush_explain();
+	if (!obs.defer_explain)
+		obs_flush_explain();
 }
 
 /* --- the wait loop ------------------------------------------------------ */

@@ -7,7 +7,9 @@
 # the box without refusing (exit 125); where the block grants /usr, the
 # box runs /usr/bin/true and exits 0. Variables and ~ are bound to folders
 # the test made, a socket variable to a socket it made. As root, the same
-# again as uid 65534. Ends with "docs: N passed, N failed".
+# again as uid 65534. The recipes of docs/AGENTS.md are files quoted
+# verbatim there (docs/recipes), and recipe B runs a command through the
+# shim. Ends with "docs: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -127,6 +129,61 @@ run_blocks() { # WHO
 	done
 }
 
+# The recipes of docs/AGENTS.md are files (docs/recipes/*.pol), each
+# quoted there verbatim, so the page cannot drift from what the tests run
+# (make check-harness runs recipe A's files; recipe B runs below). Each
+# builds without an error or a warning.
+recipes() {
+	for r in "$ROOT"/docs/recipes/*.pol; do
+		if ! python3 - "$r" "$ROOT/docs/AGENTS.md" <<'PY'; then
+import sys
+r, page = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sys.exit(0 if "```\n" + r + "```\n" in page else 1)
+PY
+			bad "${r##*/}: not quoted verbatim in docs/AGENTS.md"
+			continue
+		fi
+		if ! "$POLC" build "$r" -o "$tmp/recipe.polbin" \
+			>"$tmp/recipe.log" 2>&1 ||
+			grep -Eq ': (warning|error): ' "$tmp/recipe.log"; then
+			bad "${r##*/}: polc build: $(cat "$tmp/recipe.log")"
+			continue
+		fi
+		ok
+	done
+}
+
+# Recipe B as written: WORKSPACE exported, the harness's shell
+# polexec-bash, a command shaped as Claude Code's (the snapshot sourced,
+# the command, its cwd written to the host's /tmp, which Claude Code reads
+# back after the box is gone).
+recipe_b() {
+	rb=$tmp/recipe-b
+	rh=$home/recipe-b # HOME outside /tmp, which the recipe grants
+	mkdir -p "$rb/bin" "$rh/.claude/shell-snapshots" "$rb/ws/sub" &&
+		cp "$POLEXEC" "$ROOT/contrib/polexec-sh" "$rb/bin/" &&
+		ln -s polexec-sh "$rb/bin/polexec-bash" &&
+		"$POLC" build "$ROOT/docs/recipes/commands.pol" \
+			-o "$rb/commands.polbin" >/dev/null 2>&1 ||
+		{ bad "recipe B: setup"; return; }
+	echo 'snap() { echo from-snapshot; }' \
+		>"$rh/.claude/shell-snapshots/snapshot-bash-1.sh"
+	cwdf=$(mktemp /tmp/claude-XXXXXX-cwd) && rm -f "$cwdf"
+	out=$(cd "$rb/ws" && HOME=$rh WORKSPACE=$rb/ws \
+		POLEXEC_ARTIFACT=$rb/commands.polbin CLAUDECODE=1 \
+		"$rb/bin/polexec-bash" -c -l "source $rh/.claude/shell-snapshots/snapshot-bash-1.sh 2>/dev/null || true && eval 'snap; cd sub' && pwd -P >| $cwdf" 2>&1)
+	rc=$?
+	if [ "$rc" != 0 ] || [ "$out" != from-snapshot ] ||
+		[ "$(cat "$cwdf" 2>/dev/null)" != "$rb/ws/sub" ]; then
+		bad "recipe B: exit $rc, output [$out], cwd file [$(cat "$cwdf" 2>/dev/null)]"
+	else
+		ok
+	fi
+	rm -f "$cwdf"
+}
+
+recipes
+recipe_b
 mkdir "$tmp/out" "$tmp/w"
 chmod 755 "$tmp/out" "$tmp/w"
 run_blocks root

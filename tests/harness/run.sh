@@ -116,8 +116,11 @@ mount --bind "$S/resolv.conf" /etc/resolv.conf || fatal "resolv.conf"
 
 # --- helpers ---------------------------------------------------------------
 
-# The policies: the preset, net filtered, a workspace, PATH.
-for p in "$HERE"/*.pol; do
+# The policies: recipe A's files of docs/AGENTS.md as they are
+# (docs/recipes: the preset, its provider, net filtered, a workspace,
+# PATH), and the twin beside this script.
+for p in "$ROOT"/docs/recipes/claude-code.pol "$ROOT"/docs/recipes/codex.pol \
+	"$HERE"/*.pol; do
 	n=${p##*/}
 	"$B/polc" build "$p" -o "$S/${n%.pol}.polbin" >"$S/${n%.pol}.log" 2>&1 ||
 		fatal "polc build $p: $(cat "$S/${n%.pol}.log")"

@@ -1592,6 +1592,28 @@ t_view_host_tmp_not_visible() {
 		expect "canary intact" "$(cat "$T/hidden/canary")" canary-hidden
 }
 
+# `rw /tmp`, the host folder where polexec builds the box's root: the
+# box's /tmp is the host's, writable (it showed the box's root, and every
+# write there was refused). Twin: view.pol's own tmpfs hides it.
+t_view_rw_host_tmp() {
+	mkdir "$T/seen" && printf 'host-tmp\n' >"$T/seen/canary" || return 1
+	box --var BIN="$BIN" "$ART/view-host-tmp.polbin" -- \
+		"$BIN/llprobe" ls "$T/seen"
+	r1=$OUT
+	box --var BIN="$BIN" "$ART/view-host-tmp.polbin" -- \
+		"$BIN/llprobe" create "$T/seen/made-in-box"
+	r2=$OUT
+	expect "the host's /tmp in the box" "$r1" "ls: canary" &&
+		expect "written from the box" "$r2" "create: ok" &&
+		expect "on the host" "$([ -f "$T/seen/made-in-box" ] &&
+			echo there)" there || return 1
+	view_up || return 1
+	vp ls "$T/seen"
+	stop_servers $SOCKSRV
+	expect "twin: the box's own tmpfs" "$OUT" \
+		"ls: errno=2 (No such file or directory)"
+}
+
 t_view_proc_shows_only_the_box() {
 	view_up || return 1
 	sleep 30 &
@@ -2551,6 +2573,7 @@ t_view_metadata_on_ro_grant_erofs
 t_view_memfd_never_runs
 t_view_unix_socket_outside_grants_unreachable
 t_view_host_tmp_not_visible
+t_view_rw_host_tmp
 t_view_proc_shows_only_the_box
 t_view_dev_has_only_the_listed_nodes
 t_view_root_caller_user_nobody

@@ -132,7 +132,7 @@ t_explain_lines() {
 	box --explain --record "$T/rec.json" "$ART/deny.polbin" -- \
 		"$PROBE" socket6
 	expect "one line per distinct denial" "$ERR" \
-		"polexec: denied: socket(AF_INET6, SOCK_DGRAM, 0): errno(EACCES) (rule: errno(EACCES) socket if family == AF_INET6)" ||
+		"polexec: denied: socket(AF_INET6, SOCK_DGRAM, 0): errno(EACCES) (seccomp rule: errno(EACCES) socket if family == AF_INET6)" ||
 		return 1
 	box --record "$T/rec.json" "$ART/deny.polbin" -- "$PROBE" socket6
 	expect "nothing on stderr without --explain" "$ERR" "" &&

@@ -155,17 +155,20 @@ t_mode_is_the_policys() {
 }
 
 # The harness presets build as their recipe uses them (docs/AGENTS.md),
-# carry their provider's allows, and give the box its own /tmp, /dev and
-# /proc (the view's), never the host's.
+# with their provider's preset beside them, and give the box its own
+# /tmp, /dev and /proc (the view's), never the host's.
 t_agent_presets() {
-	for a in claude-code:api.anthropic.com codex:api.openai.com; do
+	for a in claude-code:anthropic:api.anthropic.com \
+		codex:openai:api.openai.com; do
 		n=${a%%:*}
+		pv=${a#*:}
+		pv=${pv%%:*}
 		# shellcheck disable=SC2016
-		policy "$n" "use std/agent/$n" "net filtered" \
+		policy "$n" "use std/agent/$n" "use std/net/$pv" "net filtered" \
 			"syscalls default errno(EPERM) {}" 'fs { rw ${WORKSPACE} }'
 		build "$n"
 		expect "std/agent/$n: build" "$RC" 0 || { say "    $ERR"; return 1; }
-		expect "std/agent/$n: allows" "$(allows "$n")" "${a#*:}:443/tcp" ||
+		expect "std/agent/$n: allows" "$(allows "$n")" "${a##*:}:443/tcp" ||
 			return 1
 		"$POLC" dump "$T/$n.polbin" >"$T/dump"
 		for want in '^    rw ~/.claude$|^    rw ~/.codex$' \
@@ -184,6 +187,42 @@ t_agent_presets() {
 	done
 }
 
+# Offline, or the model behind a local gateway: a harness preset holds no
+# provider allow, so `net none` with a loopback port builds (the provider
+# preset inside it was a build error there), `net filtered` with a
+# loopback port and no provider allows nothing to resolve at start, and
+# the preset passes the harness's base-URL variable. Claude Code's
+# config lives in the granted ~/.claude (CLAUDE_CONFIG_DIR), where the
+# rename that saves it works; it waits on pidfds (pidfd_open).
+t_agent_presets_local_gateway() {
+	for a in claude-code:ANTHROPIC_BASE_URL codex:OPENAI_BASE_URL; do
+		n=${a%%:*}
+		for mode in none filtered; do
+			# shellcheck disable=SC2016
+			policy "$n-$mode" "use std/agent/$n" \
+				"net $mode { loopback 8080 }" \
+				"syscalls default errno(EPERM) {}" \
+				'fs { rw ${WORKSPACE} }'
+			build "$n-$mode"
+			expect "std/agent/$n, net $mode + loopback: build" "$RC" 0 ||
+				{ say "    $ERR"; return 1; }
+			expect "std/agent/$n, net $mode: no allow" \
+				"$(allows "$n-$mode")" "" || return 1
+		done
+		"$POLC" dump "$T/$n-none.polbin" >"$T/dump"
+		expect_match "std/agent/$n passes ${a#*:}" "$(cat "$T/dump")" \
+			"^    pass ${a#*:}\$" || return 1
+	done
+	d=$("$POLC" dump "$T/claude-code-none.polbin")
+	# shellcheck disable=SC2016
+	expect_match "claude-code: its config in ~/.claude" "$d" \
+		'^    set CLAUDE_CONFIG_DIR=\$\{HOME\}/\.claude$' &&
+		expect_nomatch "claude-code: no grant of ~/.claude.json" "$d" \
+			'~/\.claude\.json' &&
+		expect_match "claude-code: pidfd_open" "$d" \
+			'rule [0-9]+: allow pidfd_open$'
+}
+
 # Every preset survives `polc fmt`: formatting is idempotent.
 t_presets_format() {
 	for f in "$STD"/std/net/*.pol "$STD"/std/agent/*.pol; do
@@ -200,7 +239,7 @@ t_presets_format() {
 for t in ${PRESETS_ONLY:-t_each_provider_preset \
 	t_provider_presets_are_allows_only t_two_presets_union \
 	t_restated_entry_merges t_check_npm_exceeds t_mode_is_the_policys \
-	t_agent_presets t_presets_format}; do
+	t_agent_presets t_agent_presets_local_gateway t_presets_format}; do
 	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"

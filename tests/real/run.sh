@@ -196,6 +196,107 @@ tar czf out.tgz src && find src -type f | xargs -n 2 wc -l | tail -n 1'
 
 # --- python ------------------------------------------------------------------
 
+# `use std/shell` plus `ro /etc`: the box starts (polexec refused it with
+# "localtime is a symbolic link" before polc resolved the preset's follow
+# rule), reads the zone through the link, and the host's /etc is there.
+t_shell_etc_grant() {
+	rbox shell-etc -- /bin/sh -c 'readlink /etc/localtime
+head -c 4 /etc/localtime; echo; date +%Z >/dev/null && echo date
+test -r /etc/os-release && echo os-release'
+	ran_clean "std/shell + ro /etc" || return 1
+	expect "the link, the zone, date, /etc" "$OUT" \
+		"$(readlink /etc/localtime)
+TZif
+date
+os-release"
+}
+
+# A sleep stopped and continued (Ctrl-Z then fg, a debugger, strace -f):
+# the kernel resumes its clock_nanosleep with restart_syscall, which
+# std/base lacked, so under std/shell's box sleep died (killed here,
+# "cannot read realtime clock" under errno(EPERM)). The test waits until
+# the sleep is inside clock_nanosleep (/proc/PID/syscall), so the stop
+# interrupts that call; twin: the same without a stop.
+t_shell_stop_cont() {
+	rbox shell -- /bin/sh -c 'sleep 3 & p=$!
+i=0
+until [ "$(cut -d" " -f1 /proc/$p/syscall 2>/dev/null)" = 230 ]; do
+	i=$((i + 1)); [ $i -lt 400 ] || { echo "never in clock_nanosleep"; break; }
+	sleep 0.05
+done
+kill -STOP $p; kill -CONT $p; wait $p; echo "stopped, continued: $?"
+sleep 0.1; echo "plain: $?"'
+	ran_clean "sleep stopped and continued" &&
+		expect "sleep's status" "$OUT" "stopped, continued: 0
+plain: 0"
+}
+
+# std/agent/claude-code as Claude Code uses it, python3 standing in for
+# the harness (tests/harness drives the real one): its config file is
+# saved the way Claude Code saves it, a temporary file renamed over it,
+# in CLAUDE_CONFIG_DIR, which the preset sets inside the granted
+# ~/.claude (with only ~/.claude.json granted the rename could not work);
+# it waits for a child on a pidfd (pidfd_open, which the preset lacked).
+# HOME is the test's: ~ is the caller's HOME.
+t_claude_preset_config_and_pidfd() {
+	mkdir -p "$T/home/.claude" "$T/cc" || return 1
+	tc_home=$HOME
+	HOME=$T/home
+	export HOME
+	rbox claude --var CLAUDE_CODE_DIR="$T/cc" -- /usr/bin/python3 -c '
+import os, subprocess
+d = os.environ.get("CLAUDE_CONFIG_DIR", "")
+print("config dir", d == os.environ["HOME"] + "/.claude")
+t = d + "/.claude.json.tmp.1.abc"
+with open(t, "w") as f:
+    f.write("{\"saved\": 1}")
+os.rename(t, d + "/.claude.json")
+c = subprocess.Popen(["/bin/true"])
+fd = os.pidfd_open(c.pid)
+os.waitid(os.P_PIDFD, fd, os.WEXITED)
+print("pidfd", fd > 2)'
+	tc_rc=$?
+	HOME=$tc_home
+	export HOME
+	[ $tc_rc = 0 ] || return 1
+	ran_clean "claude-code preset" || return 1
+	expect "config dir, pidfd" "$OUT" "config dir True
+pidfd True" &&
+		expect "saved, read back outside" \
+			"$(cat "$T/home/.claude/.claude.json")" '{"saved": 1}'
+}
+
+# The box's pid 1 is polexec's copy: its /proc/1/cmdline showed polexec's
+# whole host command line (the artifact's path, --var values, the record's
+# path) where pid 1 is visible (root, with pasta's user namespace). It
+# shows "polexec" and nothing else now; its environ, the host's, is not
+# readable (and wiped). Hidden (uid 65534) is fine too.
+t_box_pid1_shows_nothing_of_the_host() {
+	mkdir -p "$T/home/.claude" "$T/cc" || return 1
+	tp_home=$HOME
+	HOME=$T/home
+	export HOME
+	rbox claude-filtered --var CLAUDE_CODE_DIR="$T/cc" \
+		--var HOST_WORD=host-secret-word -- /bin/sh -c '
+if [ -e /proc/1/cmdline ]; then tr "\0" "\n" </proc/1/cmdline | grep .; fi
+cat /proc/1/environ 2>/dev/null | tr "\0" "\n" | grep .
+echo end'
+	tp_rc=$?
+	HOME=$tp_home
+	export HOME
+	[ $tp_rc = 0 ] || return 1
+	ran_clean "pid 1" || return 1
+	case $OUT in
+	"polexec
+end" | end) ;;
+	*)
+		say "    FAIL: /proc/1 shows: $(printf '%s' "$OUT" | head -c 300)"
+		return 1
+		;;
+	esac
+	expect_nomatch "no host word" "$OUT" 'host-secret-word|--var|\.polbin'
+}
+
 t_python_modules() {
 	mkdir -p "$T/ws" || return 1
 	cat >"$T/ws/mods.py" <<'EOF'
@@ -530,6 +631,10 @@ TESTS="
 t_policies_build_quietly
 t_bash_coreutils_write
 t_shell_pipeline
+t_shell_etc_grant
+t_shell_stop_cont
+t_claude_preset_config_and_pidfd
+t_box_pid1_shows_nothing_of_the_host
 t_python_modules
 t_python_venv_pip
 t_git_local

@@ -78,6 +78,16 @@ run observed 'policy "obs" {
   syscalls default allow { errno(EACCES) mkdir }
 }' --var WS="$T/ws" "$T/observed.polbin" -- /bin/sh -c \
 	"echo x >$T/ws/f; mv $T/ws/f $T/ws/g; rm $T/ws/g; mkdir $T/ws/d"
+# the command line: cut, redacted by the policy, started by the shim
+LONG=$(printf '%0300d' 0)
+run argv "$HELLO" --started-by polexec-sh "$T/argv.polbin" -- /bin/true \
+	one "$LONG"
+run redacted 'policy "red" {
+  fs {
+    rx /usr
+    observe argv redacted
+  }
+}' "$T/redacted.polbin" -- /usr/bin/true secret-word
 "$POLEXEC" --record "$T/good/run-record.refused.json" "$T/missing.polbin" \
 	-- /bin/true 2>/dev/null
 # --require-enforced with a degraded layer: refused after the layers were
@@ -110,6 +120,16 @@ expect "landlock rules" "$(jqt run-record.landlock '.layers.landlock.rules | len
 	bad landlock
 expect "refused" "$(jqt run-record.refused .outcome)" refused && ok ||
 	bad refused
+expect "argv" "$(jqt run-record.exited '.argv | join(" ")')/$(jqt run-record.exited .started_by)" \
+	"/bin/true/null" && ok || bad argv
+expect "argv cut" "$(jqt run-record.argv '[.argv[0], .argv[1], (.argv[2] | length), .argv_cut, .started_by] | join(" ")')" \
+	"/bin/true one 256 true polexec-sh" && ok || bad "argv cut"
+expect "argv redacted" "$(jqt run-record.redacted .argv)" redacted &&
+	expect "no word of it" "$(grep -c secret-word "$T/good/run-record.redacted.json")" 0 &&
+	expect "polc dump says so" "$("$POLC" dump "$T/redacted.polbin" | grep -c 'observe argv redacted\|record argv: redacted')" 2 &&
+	ok || bad "argv redacted"
+expect "refused: no argv" "$(jqt run-record.refused .argv)" null && ok ||
+	bad "refused argv"
 expect "observed denial" "$(jqt run-record.observed '.denials[0].syscall')" \
 	mkdir &&
 	expect "observed side effects" \
@@ -184,6 +204,10 @@ broken exited-with-reason $R '.reason = "why"' 'must not match {"required":["rea
 broken duration-negative $R '.duration_ms = -1' 'at /duration_ms'
 broken digest-bad $R '.policy.artifact_sha256 = "XYZ"' 'at /policy/artifact_sha256'
 broken command-missing $R 'del(.command)' "'command' is a required property"
+broken argv-missing $R 'del(.argv)' "'argv' is a required property"
+broken argv-long $R '.argv = ["'"$LONG"'"]' 'at /argv'
+broken argv-word $R '.argv = "hidden"' 'at /argv'
+broken started-by-path $R '.started_by = "/usr/bin/x"' 'at /started_by'
 broken limit-tier-unknown $R '.limits.core.tier = "cgroup"' 'at /limits/core/tier'
 broken limit-negative $R '.limits.core.max = -1' 'at /limits/core/max'
 broken grace-with-hit $R '.limits.grace.hit = false' 'at /limits/grace'

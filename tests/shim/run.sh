@@ -43,7 +43,8 @@ done
 SH=$S/bin/polexec-sh
 BASHSHIM=$S/bin/polexec-bash
 export POLEXEC_ARTIFACT="$S/shim.polbin"
-unset POLEXEC POLEXEC_SHELL POLEXEC_RECORD_DIR POLEXEC_REQUIRE_ENFORCED
+unset POLEXEC POLEXEC_SHELL POLEXEC_RECORD_DIR POLEXEC_REQUIRE_ENFORCED \
+	POLEXEC_EXPLAIN
 
 # run SHIM ARGS...: OUT, ERR, RC of the shim, stdin from $T/stdin if any.
 run() {
@@ -145,6 +146,29 @@ t_denied_syscall_still_denied() {
 	expect "open policy: made" "$OUT" made
 }
 
+# A command that meets a denial says so: its stderr ends with one line
+# per distinct denial, naming the call, the layer and the rule, after the
+# command's own output (a model reading the tool result sees "blocked by
+# the box", not a bare EACCES). Twice the same denial is one line.
+# POLEXEC_EXPLAIN=0 turns it off; twin: a command with no denial gets no
+# line.
+t_denial_told() {
+	run "$SH" -c "mkdir '$T/d'; mkdir '$T/d'; echo own-line >&2"
+	want="polexec: denied: mkdir(\"$T/d\", 0777): errno(EACCES) (seccomp rule: errno(EACCES) mkdir)"
+	expect "exit" "$RC" 0 &&
+		expect "last line" "$(printf '%s\n' "$ERR" | tail -n 1)" "$want" &&
+		expect "one line for the two" \
+			"$(printf '%s\n' "$ERR" | grep -c '^polexec: denied')" 1 &&
+		expect "after the command's own" \
+			"$(printf '%s\n' "$ERR" | grep -n own-line | cut -d: -f1)" 3 ||
+		return 1
+	POLEXEC_EXPLAIN=0 run "$SH" -c "mkdir '$T/d'; echo own-line >&2"
+	expect_nomatch "POLEXEC_EXPLAIN=0: no line" "$ERR" '^polexec: ' ||
+		return 1
+	run "$SH" -c 'echo fine'
+	expect "no denial: stderr empty" "$ERR" ""
+}
+
 t_record_per_command() {
 	mkdir "$T/rec" || return 1
 	POLEXEC_RECORD_DIR=$T/rec run "$SH" -c 'exit 3'
@@ -155,7 +179,12 @@ t_record_per_command() {
 		{ say "    FAIL: records: $SC_INVALID"; return 1; }
 	expect "a record's exit" \
 		"$(jq -r .exit_code "$@" | sort | tr '\n' ' ')" \
-		"0 3 "
+		"0 3 " || return 1
+	# each names its command line, and the shim that started it
+	expect "the command lines" \
+		"$(jq -r '.argv | join(" ")' "$@" | sort | tr '\n' '|')" \
+		"/bin/sh -c exit 3|/bin/sh -c true|" &&
+		expect "started by" "$(jq -r .started_by "$@" | sort -u)" polexec-sh
 }
 
 # Each misuse: a clear message, its status, and nothing ran.
@@ -182,6 +211,8 @@ t_misconfigured_runs_nothing() {
 			"$SH" -c "$c" &&
 		POLEXEC_REQUIRE_ENFORCED=yes misuse "bad flag" 125 '0 or 1' \
 			"$SH" -c "$c" &&
+		POLEXEC_EXPLAIN=on misuse "bad explain" 125 '0 or 1' \
+			"$SH" -c "$c" &&
 		POLEXEC_RECORD_DIR=$T/nodir misuse "no record folder" 125 \
 			'not a folder' "$SH" -c "$c" &&
 		misuse "interactive" 2 "unsupported option '-i'" "$SH" -i -c "$c" &&
@@ -204,13 +235,25 @@ t_help_and_version() {
 	expect "--version" "$OUT" "polexec-sh: runs $("$B/polexec" --version)"
 }
 
+# contrib/ holds the link Claude Code is pointed at (a path holding
+# "bash"), as make install makes it: a build tree runs it as it is, with
+# POLEXEC naming the polexec, and gets bash in the box.
+t_contrib_bash_link() {
+	expect "contrib/polexec-bash" \
+		"$(readlink "$ROOT/contrib/polexec-bash" 2>/dev/null)" polexec-sh ||
+		return 1
+	POLEXEC=$S/bin/polexec run "$ROOT/contrib/polexec-bash" -c \
+		'echo "${BASH_VERSION:+bash}"'
+	expect "through it: exit" "$RC" 0 && expect "bash" "$OUT" bash
+}
+
 mkdir -p "$S/home" "$S/scratch"
 export SHIM_HOME="$S/home"
 SCRATCH=$S/scratch
 for t in ${SHIM_ONLY:-t_exit_status_kept t_words_unchanged t_stdio_untouched \
 	t_harness_calls t_environment_is_the_policys t_cwd_kept \
-	t_denied_syscall_still_denied t_record_per_command \
-	t_misconfigured_runs_nothing t_help_and_version}; do
+	t_denied_syscall_still_denied t_denial_told t_record_per_command \
+	t_misconfigured_runs_nothing t_help_and_version t_contrib_bash_link}; do
 	in_scratch "$t"
 done
 [ -n "$failures" ] && say "failed:$failures"
