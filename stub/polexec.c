@@ -9,6 +9,10 @@
  * in this order; a phase is a file of stub/ named for it, or the entry of
  * a layer's room:
  *
+ *   run.c                signals_default  no signal the caller ignored stays
+ *                                         ignored (pasta, the box's wait)
+ *   box/init.c           init_args        where pid 1 wipes polexec's
+ *                                         command line once the box runs
  *   args.c               parse_args       what the caller asked for
  *   lib/protect.c        protect_self     polexec's own memory out of the
  *                                         box's reach
@@ -49,6 +53,10 @@
  *   observe/supervise.c  supervise_finish the listener closed
  *   net/net.c            net_finish       the blocked destinations read,
  *                                         pasta gone
+ *   box/view.c           view_finish      the degraded view's private /tmp
+ *                                         folder removed
+ *   observe/denials.c    obs_explain_end  --explain=end: the denials, after
+ *                                         the command ended
  *   record.c             record_finish    the record written; the exit code
  *
  * Everything up to the clone is a refusal with exit 125 when it fails: the
