@@ -434,33 +434,6 @@ static int verdict_rules(const struct ir_policy *p, int verdict, int family,
 	return rc;
 }
 
-static int range_cmp(const void *a, const void *b)
-{
-	const struct ir_port_range *x = a, *y = b;
-
-	return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1)
-			      : (x->hi > y->hi) - (x->hi < y->hi);
-}
-
-/* Sorted, overlapping and adjacent ranges merged, in place: the count. */
-static size_t merge(struct ir_port_range *r, size_t n)
-{
-	size_t i, out = 0;
-
-	if (!n)
-		return 0;
-	qsort(r, n, sizeof(*r), range_cmp);
-	for (i = 1; i < n; i++) {
-		if ((uint32_t)r[i].lo <= (uint32_t)r[out].hi + 1) {
-			if (r[i].hi > r[out].hi)
-				r[out].hi = r[i].hi;
-		} else {
-			r[++out] = r[i];
-		}
-	}
-	return out + 1;
-}
-
 int ebpf_wanted(const struct ir_policy *p)
 {
 	if (!p->net.present || p->net.mode == IR_NET_HOST ||
@@ -494,7 +467,7 @@ static int all_rules(const struct ir_policy *p, struct rules *r, char *err,
 			return 1;
 		}
 		memcpy(lb, p->net.loopback, p->net.nloopback * sizeof(*lb));
-		n = merge(lb, p->net.nloopback);
+		n = ir_port_ranges_merge(lb, p->net.nloopback);
 		if ((rc = rule_add(r, POLBIN_EBPF_K_LOOP, IR_PROTO_TCP, 4, 0, 0,
 				   lb, n)))
 			return rc;
@@ -603,7 +576,7 @@ static void map_ports(const struct ebpf_decoded *dc, uint8_t kind,
 			out->r[out->n++] = (struct ir_port_range){
 			    rd16(v + 4 + 4 * j), rd16(v + 6 + 4 * j)};
 	}
-	out->n = merge(out->r, out->n);
+	out->n = ir_port_ranges_merge(out->r, out->n);
 }
 
 /* What the IR says for (verdict, proto, address a): the ports of every
@@ -629,7 +602,7 @@ static void ir_ports(const struct ir_policy *p, int verdict, uint8_t proto,
 			out->r[out->n++] =
 			    (struct ir_port_range){e->port_lo, e->port_hi};
 	}
-	out->n = merge(out->r, out->n);
+	out->n = ir_port_ranges_merge(out->r, out->n);
 }
 
 struct points {
@@ -786,7 +759,7 @@ int ebpf_validate(const struct ir_policy *p, const uint8_t *s, size_t len,
 		    dc.rules[(size_t)i * RULE_LEN + 4] == POLBIN_EBPF_K_LOOP;
 	a->n = p->net.nloopback;
 	memcpy(a->r, p->net.loopback, a->n * sizeof(*a->r));
-	a->n = merge(a->r, a->n);
+	a->n = ir_port_ranges_merge(a->r, a->n);
 	if (nloop != (a->n != 0)) {
 		snprintf(err, errlen, "ebpf: %u loopback rules for %zu ranges",
 			 nloop, a->n);

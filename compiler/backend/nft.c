@@ -68,34 +68,6 @@ static int u128_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int range_cmp(const void *a, const void *b)
-{
-	const struct ir_port_range *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return (x->hi > y->hi) - (x->hi < y->hi);
-}
-
-/* Sorts and merges overlapping or adjacent ranges in place; the new count. */
-static size_t ranges_merge(struct ir_port_range *r, size_t n)
-{
-	size_t i, out = 0;
-
-	if (!n)
-		return 0;
-	qsort(r, n, sizeof(*r), range_cmp);
-	for (i = 1; i < n; i++) {
-		if ((uint32_t)r[i].lo <= (uint32_t)r[out].hi + 1) {
-			if (r[i].hi > r[out].hi)
-				r[out].hi = r[i].hi;
-		} else {
-			r[++out] = r[i];
-		}
-	}
-	return out + 1;
-}
-
 struct elems {
 	struct nft_elem *v;
 	size_t n, cap;
@@ -166,7 +138,7 @@ static int decompose(const struct box *b, size_t nb, int family, uint8_t proto,
 			if (b[i].lo <= start && start <= b[i].hi)
 				cur[ncur++] =
 				    (struct ir_port_range){b[i].plo, b[i].phi};
-		ncur = ranges_merge(cur, ncur);
+		ncur = ir_port_ranges_merge(cur, ncur);
 		if (have && ncur == npend && pend_hi + 1 == start &&
 		    !memcmp(cur, pend, ncur * sizeof(*cur))) {
 			pend_hi = end;
@@ -335,7 +307,7 @@ int net_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 			}
 			lb[nlb++] = r;
 		}
-		nlb = ranges_merge(lb, nlb);
+		nlb = ir_port_ranges_merge(lb, nlb);
 	}
 	if (nlb > POLBIN_NET_MAX_LOOPBACK) {
 		snprintf(err, errlen,

@@ -657,3 +657,30 @@ const char *ir_limit_name(enum ir_limit l)
 
 	return (unsigned)l < IR_LIM_COUNT ? names[l] : "?";
 }
+
+static int port_range_cmp(const void *a, const void *b)
+{
+	const struct ir_port_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+size_t ir_port_ranges_merge(struct ir_port_range *r, size_t n)
+{
+	size_t i, out = 0;
+
+	if (!n)
+		return 0;
+	qsort(r, n, sizeof(*r), port_range_cmp);
+	for (i = 1; i < n; i++) {
+		if ((uint32_t)r[i].lo <= (uint32_t)r[out].hi + 1) {
+			if (r[i].hi > r[out].hi)
+				r[out].hi = r[i].hi;
+		} else {
+			r[++out] = r[i];
+		}
+	}
+	return out + 1;
+}

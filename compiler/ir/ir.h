@@ -260,6 +260,10 @@ struct ir_port_range {
 	uint16_t lo, hi;
 };
 
+/* Sorts and merges overlapping or adjacent ranges in place; the new
+ * count (the nft and eBPF backends' sets of ports). */
+size_t ir_port_ranges_merge(struct ir_port_range *r, size_t n);
+
 struct ir_net {
 	int present;   /* the policy has a net block */
 	uint32_t mode; /* enum ir_net_mode; without a block: IR_NET_HOST */
