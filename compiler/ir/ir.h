@@ -265,8 +265,8 @@ struct ir_port_range {
 size_t ir_port_ranges_merge(struct ir_port_range *r, size_t n);
 
 struct ir_net {
-	int present;   /* the policy has a net block */
-	uint32_t mode; /* enum ir_net_mode; without a block: IR_NET_HOST */
+	int present;	  /* the policy has a net block */
+	uint32_t mode;	  /* enum ir_net_mode; without a block: IR_NET_HOST */
 	uint32_t backend; /* enum ir_net_backend */
 	uint32_t nentries;
 	struct ir_net_entry *entries; /* filtered mode */
