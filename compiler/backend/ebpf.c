@@ -307,20 +307,6 @@ static void le32(uint8_t *d, uint32_t v)
 	le16(d + 2, (uint16_t)(v >> 16));
 }
 
-static void addr_put(uint8_t *a, u128 v, int family)
-{
-	int i, n = family == 4 ? 4 : 16;
-
-	memset(a, 0, 16);
-	for (i = n - 1; i >= 0; i--, v >>= 8)
-		a[i] = (uint8_t)v;
-}
-
-static u128 fam_max(int family)
-{
-	return family == 4 ? (u128)0xffffffffu : ~(u128)0;
-}
-
 struct rules {
 	uint8_t *v; /* RULE_LEN each */
 	size_t n, cap;
@@ -366,7 +352,7 @@ static int interval_rules(struct rules *r, uint8_t kind, uint8_t proto,
 	unsigned bits = family == 4 ? 32 : 128;
 	int rc;
 
-	if (lo == 0 && hi == fam_max(family))
+	if (lo == 0 && hi == addr_max(family))
 		return rule_add(r, kind, proto, family, 0, 0, pr, npr);
 	for (;;) {
 		unsigned k = 0;
@@ -625,13 +611,6 @@ static int point(struct points *pt, u128 a)
 	return 0;
 }
 
-static int u128_cmp(const void *a, const void *b)
-{
-	u128 x = *(const u128 *)a, y = *(const u128 *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A prefix's first address and one past its last (when not the end). */
 static int prefix_points(struct points *pt, u128 net, unsigned plen,
 			 unsigned bits, u128 max)
@@ -654,7 +633,7 @@ static int check_verdict(const struct ir_policy *p,
 		? (family == 4 ? POLBIN_EBPF_K_ALLOW4 : POLBIN_EBPF_K_ALLOW6)
 		: (family == 4 ? POLBIN_EBPF_K_DENY4 : POLBIN_EBPF_K_DENY6);
 	unsigned bits = family == 4 ? 32 : 128;
-	u128 max = fam_max(family);
+	u128 max = addr_max(family);
 	struct points pt = {0};
 	struct plist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	size_t i;

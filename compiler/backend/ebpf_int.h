@@ -3,12 +3,11 @@
 #ifndef POLC_BACKEND_EBPF_INT_H
 #define POLC_BACKEND_EBPF_INT_H
 
+#include "addr_int.h"
 #include "sections.h"
 
 #include <stdint.h>
 #include <string.h>
-
-typedef unsigned __int128 u128;
 
 #define HDR_LEN	 16
 #define RULE_LEN (POLBIN_EBPF_KEY_LEN + POLBIN_EBPF_VAL_LEN)
@@ -22,17 +21,6 @@ static inline uint32_t rd32(const uint8_t *d)
 static inline uint16_t rd16(const uint8_t *d)
 {
 	return (uint16_t)(d[0] | d[1] << 8);
-}
-
-/* An address of family 4 or 6 (network order) as a number. */
-static inline u128 addr_get(const uint8_t *a, int family)
-{
-	u128 v = 0;
-	int i;
-
-	for (i = 0; i < (family == 4 ? 4 : 16); i++)
-		v = v << 8 | a[i];
-	return v;
 }
 
 /* The rules' order: by key bytes. */

@@ -13,6 +13,7 @@
  * written in its syntax (nft_print.c writes that text), so that the
  * kernel lists both identically; the test suite checks that.
  */
+#include "addr_int.h"
 #include "backend.h"
 #include "sections.h"
 
@@ -28,45 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef unsigned __int128 u128;
-
 /* ---- the disjoint decomposition ---------------------------------------- */
 
 struct box {
 	u128 lo, hi;
 	uint16_t plo, phi;
 };
-
-static u128 addr_get(const uint8_t *a, int family)
-{
-	u128 v = 0;
-	int i;
-
-	for (i = 0; i < (family == 4 ? 4 : 16); i++)
-		v = v << 8 | a[i];
-	return v;
-}
-
-static void addr_put(uint8_t *a, u128 v, int family)
-{
-	int i, n = family == 4 ? 4 : 16;
-
-	memset(a, 0, 16);
-	for (i = n - 1; i >= 0; i--, v >>= 8)
-		a[i] = (uint8_t)v;
-}
-
-static u128 addr_max(int family)
-{
-	return family == 4 ? (u128)0xffffffffu : ~(u128)0;
-}
-
-static int u128_cmp(const void *a, const void *b)
-{
-	u128 x = *(const u128 *)a, y = *(const u128 *)b;
-
-	return (x > y) - (x < y);
-}
 
 struct elems {
 	struct nft_elem *v;
