@@ -729,6 +729,25 @@ static void reopen_sources(void)
 	}
 }
 
+/*
+ * A grant of / is a bind stacked on the new root itself. A lookup that
+ * starts at V.rootfd does not cross a mount stacked on its own start, so
+ * every later mount point and the pivot_root would land in the empty
+ * tmpfs below it, and the box would see that: nothing. From here the
+ * root is the bind's top (reached through /tmp, where the new root is
+ * mounted); it is the host's tree, not ours, so point() makes nothing
+ * in it.
+ */
+static void root_on_top(void)
+{
+	int top = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (top < 0)
+		die_with_error("view: bind /: open the new root");
+	close(V.rootfd);
+	V.rootfd = top;
+}
+
 static void build(const struct ll_run *ll, const struct view_extras *x)
 {
 	int *tree = xcalloc(V.n + 1, sizeof(*tree));
@@ -769,6 +788,8 @@ static void build(const struct ll_run *ll, const struct view_extras *x)
 			to = point(path, !r->isdir);
 			place_tree(tree[k], to, mount_attrs(V.attrs[k]), path);
 			close(to);
+			if (!strcmp(path, "/"))
+				root_on_top();
 			break;
 		}
 		case POLBIN_VIEW_TMPFS:

@@ -1614,6 +1614,28 @@ t_view_rw_host_tmp() {
 		"ls: errno=2 (No such file or directory)"
 }
 
+# `rx /` (view-root.pol): the box sees the host's tree, read-only, and
+# its own /dev on it. The grant of / is a bind on the box's root itself;
+# the box saw the empty tmpfs below it (every exec ENOENT). Twin: the
+# write the read-only grant refuses, and /dev/null writable.
+t_view_root_granted() {
+	mkdir "$T/seen" && printf 'host-seen\n' >"$T/seen/canary" || return 1
+	box "$ART/view-root.polbin" -- "$BIN/llprobe" ls "$T/seen"
+	r1=$OUT
+	box "$ART/view-root.polbin" -- "$BIN/llprobe" create "$T/seen/made"
+	r2=$OUT
+	box "$ART/view-root.polbin" -- "$BIN/llprobe" open-wronly /dev/null
+	r3=$OUT
+	box "$ART/view-root.polbin" -- "$BIN/llprobe" ls /dev
+	r4=$OUT
+	expect "the host's tree in the box" "$r1" "ls: canary" &&
+		expect_match "read-only" "$r2" '^create: errno=(13|30) ' &&
+		expect_absent "nothing written on the host" "$T/seen/made" &&
+		expect "twin: /dev/null writable" "$r3" "open-wronly: ok" &&
+		expect "the box's own /dev on the host's" "$r4" \
+			"ls: fd full null ptmx pts random shm stderr stdin stdout tty urandom zero"
+}
+
 t_view_proc_shows_only_the_box() {
 	view_up || return 1
 	sleep 30 &
@@ -2574,6 +2596,7 @@ t_view_memfd_never_runs
 t_view_unix_socket_outside_grants_unreachable
 t_view_host_tmp_not_visible
 t_view_rw_host_tmp
+t_view_root_granted
 t_view_proc_shows_only_the_box
 t_view_dev_has_only_the_listed_nodes
 t_view_root_caller_user_nobody
