@@ -19,7 +19,8 @@
  *   env       secrets need a mount namespace of the box's own: root, or
  *             a user namespace
  *   net       the box's network namespace (a user namespace when not
- *             root, or with pasta or loopback ports), and for pasta
+ *             root, or with pasta or loopback ports), made and its
+ *             loopback brought up in a throwaway child, and for pasta
  *             (`net filtered`) the binary and /dev/net/tun; a user
  *             namespace that cannot be made names the likely cause
  *             (userns.c: the sysctls, AppArmor's restriction) and the fix
@@ -182,7 +183,7 @@ static int check_view(const struct policy *p)
 		snprintf(detail, sizeof(detail),
 			 "no user namespace for this user (%s)",
 			 boxns_userns_why());
-	} else if (trial_run(user, 0, &t) < 0) {
+	} else if (trial_run(user, TRIAL_WANT_VIEW, &t) < 0) {
 		line("view", "MISSING", "the trial of its steps failed");
 		return 1;
 	} else if (t.step == TRIAL_OK || t.step == TRIAL_CHROOT) {
@@ -226,6 +227,27 @@ static int check_secrets(const struct policy *p)
 	return 0;
 }
 
+/* The box's network namespace made and its loopback brought up, in a
+ * throwaway child, as the run does (box/trial.c). */
+static int check_net_trial(const struct net_spec *n)
+{
+	char detail[1400];
+	struct trial t = {TRIAL_OK, 0, 0};
+
+	if (trial_run(net_needs_pair(n) || !boxns_net_privileged(),
+		      TRIAL_WANT_NET, &t) < 0) {
+		line("net loopback", "MISSING",
+		     "the trial of the box's network namespace failed");
+		return 1;
+	}
+	if (t.step == TRIAL_OK)
+		return 0;
+	snprintf(detail, sizeof(detail), "%s: %s (%s)", trial_step_name(t.step),
+		 strerror(t.err), trial_hint(&t));
+	line("net loopback", "MISSING", detail);
+	return 1;
+}
+
 static int check_net(const struct policy *p)
 {
 	const struct net_spec *n = &p->net;
@@ -266,6 +288,8 @@ static int check_net(const struct policy *p)
 		     : n->nloopback		    ? "net loopback"
 						    : "net none",
 		     "network", !net_needs_pair(n) && boxns_net_privileged());
+	if (!missing)
+		missing = check_net_trial(n);
 	if (pasta && !net_pasta_path()) {
 		line("pasta", "MISSING",
 		     "install the Debian package passt (/usr/bin/pasta)");

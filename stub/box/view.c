@@ -239,7 +239,7 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		why = "the kernel lacks the mount API (Linux 5.12)";
 	} else if (trial_run(!boxns_privileged() ||
 				 (p->net.present && !boxns_net_privileged()),
-			     0, &t) == 0 &&
+			     TRIAL_WANT_VIEW, &t) == 0 &&
 		   t.step != TRIAL_OK) {
 		/* trial.c: the steps tried, the first refused named */
 		snprintf(tried, sizeof(tried), "%s: %s",
@@ -247,9 +247,10 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		hint = trial_hint(&t);
 		V.proc_rbind = t.proc_rbind;
 		if (t.proc_rbind)
-			warning("view: proc: a fresh procfs is refused here "
-				"(masked /proc paths): the container's /proc is "
-				"bound instead, its processes visible");
+			warning(
+			    "view: proc: a fresh procfs is refused here "
+			    "(masked /proc paths): the container's /proc is "
+			    "bound instead, its processes visible");
 		if (t.step == TRIAL_CHROOT) {
 			V.chroot = 1;
 			snprintf(tried + strlen(tried),
