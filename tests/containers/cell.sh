@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # One cell of the container matrix (run.sh), inside the container:
-# polexec --doctor, then the box with its probes, for POLICY; everything
-# into /work/out/CELL. The listener runs beside the box, in the container.
+# polc doctor and polexec --doctor, then the box with its probes, then
+# polc selftest of the same artifact, for POLICY; everything into
+# /work/out/CELL. The listener runs beside the box, in the container.
 pol=$1
 cell=$2
 o=/work/out/$cell
@@ -17,6 +18,8 @@ while [ ! -e "$o/heard.ready" ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 vars="--var WS=$o/ws --var WORKSPACE=$o/ws --var SRC=/work/src"
+/work/polc doctor >"$o/polc-doctor.txt" 2>&1
+echo $? >"$o/polc-doctor.rc"
 /work/polexec --doctor /work/$pol.polbin >"$o/doctor.txt" 2>&1
 echo $? >"$o/doctor.rc"
 /work/polexec --record "$o/rec.json" $vars /work/$pol.polbin -- \
@@ -24,4 +27,10 @@ echo $? >"$o/doctor.rc"
 echo $? >"$o/rc"
 kill $l 2>/dev/null
 wait $l 2>/dev/null
+# the selftest's canaries and its own listeners, in a folder of its own
+# (the root may be read-only)
+mkdir -p "$o/st"
+TMPDIR=$o/st /work/polc selftest --json /work/$pol.polbin \
+	>"$o/selftest.json" 2>"$o/selftest.err"
+echo $? >"$o/selftest.rc"
 exit 0
