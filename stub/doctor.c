@@ -17,7 +17,8 @@
  *             (box/trial.c), the rung it would get named (pivot_root,
  *             chroot, or under best_effort the host's tree: degraded)
  *   env       secrets need a mount namespace of the box's own: root, or
- *             a user namespace
+ *             a user namespace; and the folder each goes in must exist
+ *             (or be made on /run's tmpfs), as the run checks it
  *   net       the box's network namespace (a user namespace when not
  *             root, or with pasta or loopback ports), made and its
  *             loopback brought up in a throwaway child, and for pasta
@@ -41,8 +42,10 @@
 #include "net/ebpf.h"
 #include "net/net.h"
 #include "lib/util.h"
+#include "secrets.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -217,14 +220,30 @@ static int check_view(const struct policy *p)
 	return 0;
 }
 
+/* The box's mount namespace, and the folder each secret goes in, as the
+ * run checks it (secrets.c; a place naming a variable is the run's). */
 static int check_secrets(const struct policy *p)
 {
+	char why[PATH_MAX * 2 + 200], detail[sizeof(why) + 64];
+	int missing = -1;
 	uint32_t i;
 
-	for (i = 0; i < p->nenv; i++)
-		if (p->env[i].kind == ENV_SECRET)
-			return check_ns("env secrets", "mount", 1);
-	return 0;
+	for (i = 0; i < p->nenv; i++) {
+		const struct env_entry *e = &p->env[i];
+
+		if (e->kind != ENV_SECRET)
+			continue;
+		if (missing < 0)
+			missing = check_ns("env secrets", "mount", 1);
+		if (e->dest && !strchr(e->dest, '$') && e->dest[0] == '/' &&
+		    secrets_folder_why(e->dest, why, sizeof(why))) {
+			snprintf(detail, sizeof(detail), "secret %s: %s",
+				 e->name, why);
+			line("env secrets", "MISSING", detail);
+			missing++;
+		}
+	}
+	return missing < 0 ? 0 : missing;
 }
 
 /* The box's network namespace made and its loopback brought up, in a
