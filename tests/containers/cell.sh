@@ -7,7 +7,8 @@
 pol=$1
 cell=$2
 o=/work/out/$cell
-mkdir -p "$o/ws" && chmod 777 "$o" "$o/ws" &&
+mkdir -p "$o/ws" "$o/data" "$o/out" &&
+	chmod 777 "$o" "$o/ws" "$o/data" "$o/out" &&
 	cp /work/probes.sh "$o/ws/probes.sh" # inside the box's grants
 export PORT=39200
 python3 /work/listen.py "$PORT" "$o/heard" &
@@ -17,7 +18,9 @@ while [ ! -e "$o/heard.ready" ] && [ $i -lt 100 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-vars="--var WS=$o/ws --var WORKSPACE=$o/ws --var SRC=/work/src"
+vars="--var WS=$o/ws --var WORKSPACE=$o/ws --var SRC=/work/src
+	--var DATA=$o/data --var OUT_DIR=$o/out --var MODEL_KEY_FILE=/work/key
+	--var ANTHROPIC_KEY_FILE=/work/key"
 /work/polc doctor >"$o/polc-doctor.txt" 2>&1
 echo $? >"$o/polc-doctor.rc"
 /work/polexec --doctor /work/$pol.polbin >"$o/doctor.txt" 2>&1
