@@ -168,6 +168,35 @@ static int check_landlock(const struct ll_spec *l)
 	return status[0] == 'M';
 }
 
+/* `user U:G`: the box's ids, as view_plan takes them (a box running as
+ * another uid than root's is bound by RLIMIT_NPROC: limits_doctor), in
+ * a user namespace unless root may make namespaces itself. */
+static int check_user(const struct policy *p)
+{
+	char detail[1400];
+
+	boxns_map_user(p->view.uid, p->view.gid);
+	if (!boxns_wanted(BOXNS_USER)) {
+		snprintf(detail, sizeof(detail), "%u:%u, taken by root",
+			 p->view.uid, p->view.gid);
+		line("user", "found", detail);
+		return 0;
+	}
+	if (boxns_userns_available()) {
+		snprintf(detail, sizeof(detail),
+			 "%u:%u, in a user namespace of the box's own",
+			 p->view.uid, p->view.gid);
+		line("user", "found", detail);
+		return 0;
+	}
+	snprintf(detail, sizeof(detail),
+		 "`user %u:%u` needs a user namespace, which this user may "
+		 "not create: %s",
+		 p->view.uid, p->view.gid, boxns_userns_why());
+	line("user", "MISSING", detail);
+	return 1;
+}
+
 /*
  * The view's ladder, tried as the run tries it (box/trial.c): the rung it
  * would get, or under `fs` (require) what is missing and how to get it.
@@ -367,6 +396,10 @@ static int check_artifact(const char *path)
 		missing += check_landlock(&policy.ll);
 		if (policy.ll.present)
 			missing += check_rule_paths(&policy.ll);
+		/* the box's ids, as view_plan takes them: a box running as
+		 * another uid than root's is bound by RLIMIT_NPROC */
+		if (policy.view.flags & POLBIN_VIEW_F_USER)
+			missing += check_user(&policy);
 		if (policy.view.present)
 			missing += check_view(&policy);
 		missing += limits_doctor(&policy, hint_v2, line);

@@ -221,8 +221,15 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 
 	V.p = p;
 	l->tier = TIER_OFF;
-	if (v->flags & POLBIN_VIEW_F_USER)
+	if (v->flags & POLBIN_VIEW_F_USER) {
 		boxns_map_user(v->uid, v->gid);
+		/* whatever rung the view gets: refused here, not in the
+		 * child's unshare */
+		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
+			die("view: `user %u:%u` needs a user namespace, which "
+			    "this user may not create: %s",
+			    v->uid, v->gid, boxns_userns_why());
+	}
 	/* Learn mode sees the host's tree, as it has no Landlock: what the
 	 * view would hide is what it is there to record (docs/OBSERVE.md). */
 	if (!(v->flags & POLBIN_VIEW_F_ROOT) || learn) {
