@@ -99,8 +99,12 @@ int doctor_box(FILE *out, const char *polexec)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[PATH_MAX], src[PATH_MAX + 16], bin[PATH_MAX + 16];
+	static const char *const tmps[] = {NULL, "/tmp", "/dev/shm",
+					   "/var/tmp"};
+	const char *tried = "/tmp";
 	struct build_opts o;
-	int rc;
+	int rc, e = 0;
+	size_t i;
 
 	fprintf(out,
 		"what a box gets here (fs best_effort, net none, memory and "
@@ -112,13 +116,23 @@ int doctor_box(FILE *out, const char *polexec)
 			"box's steps were not tried");
 		return 1;
 	}
-	if (!tmp || tmp[0] != '/')
-		tmp = "/tmp";
-	if (snprintf(dir, sizeof(dir), "%s/polc-doctor.XXXXXX", tmp) >=
-		(int)sizeof(dir) ||
-	    !mkdtemp(dir)) {
+	/* TMPDIR, else the first of these that takes a folder (a
+	 * container's root may be read-only) */
+	for (i = 0; i < sizeof(tmps) / sizeof(tmps[0]); i++) {
+		const char *t = i ? tmps[i] : tmp;
+
+		if (!t || t[0] != '/')
+			continue;
+		if (snprintf(dir, sizeof(dir), "%s/polc-doctor.XXXXXX", t) <
+			(int)sizeof(dir) &&
+		    mkdtemp(dir))
+			break;
+		e = errno;
+		tried = t;
+	}
+	if (i == sizeof(tmps) / sizeof(tmps[0])) {
 		fprintf(out, "  %-16s %-8s %s/polc-doctor.XXXXXX: %s\n", "box",
-			"MISSING", tmp, strerror(errno));
+			"MISSING", tried, strerror(e));
 		return 1;
 	}
 	snprintf(src, sizeof(src), "%s/doctor.pol", dir);

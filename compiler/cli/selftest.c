@@ -325,12 +325,16 @@ static int bind_vars(struct st *s)
 		if (add_var(s, name, path))
 			return -1;
 	}
-	/* The folders (a rule under a variable too), made. */
+	/* The folders (a rule under a variable too), made; the box's own
+	 * where root runs a box that takes `user U:G` */
 	for (uint32_t i = 0; i < p->fs.nrules; i++) {
 		const struct ir_fs_rule *r = &p->fs.rules[i];
 
 		if ((r->path[0] == '~' || r->path[0] == '$') &&
-		    (bind_path(s, r->path, path, sizeof(path)) || mkdirs(path)))
+		    (bind_path(s, r->path, path, sizeof(path)) ||
+		     mkdirs(path) ||
+		     (p->user.present && geteuid() == 0 &&
+		      chown(path, p->user.uid, p->user.gid) < 0)))
 			return -1;
 	}
 	for (uint32_t i = 0; i < p->net.nentries; i++) {
@@ -1558,9 +1562,17 @@ static int setup(struct st *s, char *err, size_t errlen)
 	fmt(s->abstract, sizeof(s->abstract), "@polc-selftest-%s", s->nonce);
 	static const char *const files[] = {"read.canary", "write.canary",
 					    "fd.canary"};
+	/* A box that takes another uid (`user U:G`, root's caller) would
+	 * find root's 0644 canaries refused by their mode: writable to all,
+	 * so that only the box's layers can be what holds them. */
+	int open_mode = s->p->user.present && geteuid() == 0;
+
+	if (open_mode && chmod(s->out, 0777) < 0)
+		goto fail;
 	for (size_t i = 0; i < 3; i++) {
 		fmt(path, sizeof(path), "%s/%s", s->out, files[i]);
-		if (put_file(path, CANARY "\n", 0644))
+		if (put_file(path, CANARY "\n", 0644) ||
+		    (open_mode && chmod(path, 0666) < 0))
 			goto fail;
 	}
 	fmt(path, sizeof(path), "%s/host.sock", s->out);

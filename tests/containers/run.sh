@@ -97,10 +97,10 @@ cp "$POLEXEC" "$POLC" "${PROBE:-$B/polc-probe}" "$HERE/probes.sh" \
 echo canary-outside >"$tmp/work/canary"
 echo not-a-key >"$tmp/work/key"
 chmod 644 "$tmp/work/canary" "$tmp/work/key"
-POLICIES=${CONTAINERS_POLICIES:-best require ci shell agent agent-local data hello}
+POLICIES=${CONTAINERS_POLICIES:-best require user ci shell agent agent-local data hello}
 for p in $POLICIES; do
 	case $p in
-	best | require) src=$HERE/$p.pol ;;
+	best | require | user) src=$HERE/$p.pol ;;
 	*) src=$root/examples/$p.pol ;;
 	esac
 	"$POLC" build "$src" -o "$tmp/work/$p.polbin" 2>"$tmp/build.log" ||
@@ -276,7 +276,7 @@ selftest_agrees() {
 	pairs="fs.read-outside:canary fs.write-outside:write_outside
 		net.tcp-unlisted:tcp net.udp-unlisted:udp"
 	# best.pol and require.pol's caps are what probes.sh goes past
-	case $1 in best | require)
+	case $1 in best | require | user)
 		pairs="$pairs limits.memory:memory limits.pids:pids" ;;
 	esac
 	for pr in $pairs; do
@@ -331,7 +331,7 @@ cell() {
 		# what a shell needs, wherever the policy has an fs section
 		# that grants it (a syscalls-only policy may refuse python3's
 		# calls, examples/data.pol has no /tmp and no git, by design)
-		case $2 in best | require | ci) shell=1 ;; *) shell= ;; esac
+		case $2 in best | require | user | ci) shell=1 ;; *) shell= ;; esac
 		if [ "$(t view)" != off ] && [ -n "$shell" ]; then
 			for f in devnull mktemp proc python3 git; do
 				got $f ok || why="$why$f failed; "
@@ -345,9 +345,10 @@ cell() {
 		case $1:$(t limits) in
 		P:degraded*) why="${why}limits degraded under --privileged; " ;;
 		esac
-		# best.pol and require.pol cap memory at 256 MiB, pids at 64
+		# best.pol, require.pol and user.pol cap memory at 256 MiB,
+		# pids at 64
 		for l in memory pids; do
-			case $2 in best | require) ;; *) continue ;; esac
+			case $2 in best | require | user) ;; *) continue ;; esac
 			[ "$(jq -r ".limits.$l.status // empty" "$rec")" != enforced ] ||
 				got $l denied || why="${why}past the $l cap; "
 		done
@@ -377,8 +378,8 @@ cell() {
 	if [ "$rc" != none ]; then
 		sed -n '/^what a box gets here/,$p' "$o/polc-doctor.txt" \
 			>"$o/polc-doctor-box.txt"
-		[ -s "$o/polc-doctor-box.txt" ] ||
-			why="${why}polc doctor tried no box; "
+		grep -q '^  view ' "$o/polc-doctor-box.txt" ||
+			why="${why}polc doctor tried no box: $(grep -m 1 MISSING "$o/polc-doctor-box.txt"); "
 		agree "polc doctor" "$o/polc-doctor-box.txt"
 		agree "polexec --doctor" "$o/doctor.txt"
 		selftest_agrees "$2"
