@@ -55,7 +55,8 @@
 # /usr bound read-only; every container has its own network namespace,
 # and the whole suite runs in one more (unshare -n). Needs root, runc, jq,
 # python3. CONTAINERS_SHAPES / CONTAINERS_POLICIES pick cells; `make
-# check` runs all (about a minute here).
+# check` runs the matrix's policies, ci and shell in every shape,
+# `make check-containers` (CONTAINERS_ALL=1) every example too.
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -97,7 +98,9 @@ cp "$POLEXEC" "$POLC" "${PROBE:-$B/polc-probe}" "$HERE/probes.sh" \
 echo canary-outside >"$tmp/work/canary"
 echo not-a-key >"$tmp/work/key"
 chmod 644 "$tmp/work/canary" "$tmp/work/key"
-POLICIES=${CONTAINERS_POLICIES:-best require user ci shell agent agent-local data hello}
+# make check: the matrix's policies, ci and shell; make check-containers
+# (CONTAINERS_ALL=1): every example too
+POLICIES=${CONTAINERS_POLICIES:-best require user ci shell${CONTAINERS_ALL:+ agent agent-local data hello}}
 for p in $POLICIES; do
 	case $p in
 	best | require | user) src=$HERE/$p.pol ;;
