@@ -20,7 +20,7 @@
  *   pivot_root  into the tmpfs; where it is refused, chroot (the next
  *               rung) is tried instead
  *
- * The network's trial (trial_net) is the first two alone: a network
+ * The network's trial (TRIAL_WANT_NET) is the first two alone: a network
  * namespace of the child's own, as the box would make it (in a user
  * namespace where the box takes one), and its loopback up; the host's
  * network is not touched.

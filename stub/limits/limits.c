@@ -152,8 +152,9 @@ static void plan_pids(uint32_t got)
 	 * CAP_SYS_RESOURCE or CAP_SYS_ADMIN there) from RLIMIT_NPROC, in a
 	 * user namespace too when the box's root is the host's (mapped
 	 * 0 to 0). A box that runs as another uid (`user U:G`, root taking
-	 * U for real) is bound. */
-	if (boxns_uid() == 0) {
+	 * U for real) is bound, as is any box of a caller who is not root
+	 * (its uid is the caller's outside, whatever `user` shows inside). */
+	if (boxns_is_root() && boxns_uid() == 0) {
 		m->tier = NULL;
 		m->degraded = "not enforced: no cgroup, and root is exempt "
 			      "from RLIMIT_NPROC";
