@@ -81,6 +81,12 @@ for p in *.pol; do
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		echo "ok selftest as 65534 $p: $(tail -n 1 /root/st.out)"
+	elif [ $rc -eq 2 ] && ! setpriv --reuid=65534 --regid=65534 \
+		--clear-groups test -r /dev/net/tun -a -w /dev/net/tun &&
+		grep -q 'pasta needs /dev/net/tun' /root/st.out; then
+		# the host's /dev/net/tun is not this user's (udev's usual mode
+		# is 0666; some hosts keep it 0600): polexec refuses, naming it
+		echo "ok selftest as 65534 $p: refused, /dev/net/tun is not open to uid 65534 here"
 	else
 		echo "FAIL selftest as 65534 $p: exit $rc"
 		sed 's/^/    /' /root/st.out
