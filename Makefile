@@ -208,7 +208,7 @@ check: deps
 
 check-containers: deps
 	$(MAKE) all
-	tests/containers/run.sh
+	CONTAINERS_ALL=1 tests/containers/run.sh
 
 # The agent harnesses under their presets (tests/harness/run.sh): not part
 # of `make check`, which needs Debian packages only. npm installs the

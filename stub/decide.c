@@ -14,6 +14,8 @@
 #include "net/net.h"
 #include "observe/observe.h"
 #include "lib/util.h"
+#include "box/boxns.h"
+#include "box/trial.h"
 #include "box/view.h"
 
 void decide_layers(const struct policy *p, struct layer_state *layers,
@@ -28,6 +30,11 @@ void decide_layers(const struct policy *p, struct layer_state *layers,
 		cgroup_also(CG_BPF);
 	limits_plan(p, &layers[LAYER_LIMITS]);
 	net_cgroup(cgroup_tier(CG_BPF) != NULL, cgroup_why(), cgroup_open_v2);
+	/* the box's network namespace and its loopback, tried as the box
+	 * will make them (box/trial.c): refused here, named, rather than in
+	 * the child */
+	if (boxns_wanted(BOXNS_NET))
+		trial_net_or_die(boxns_wanted(BOXNS_USER));
 	layers[LAYER_ENV].tier = TIER_ENFORCED;
 	if (!require_enforced)
 		return;

@@ -17,9 +17,11 @@
  *             (box/trial.c), the rung it would get named (pivot_root,
  *             chroot, or under best_effort the host's tree: degraded)
  *   env       secrets need a mount namespace of the box's own: root, or
- *             a user namespace
+ *             a user namespace; and the folder each goes in must exist
+ *             (or be made on /run's tmpfs), as the run checks it
  *   net       the box's network namespace (a user namespace when not
- *             root, or with pasta or loopback ports), and for pasta
+ *             root, or with pasta or loopback ports), made and its
+ *             loopback brought up in a throwaway child, and for pasta
  *             (`net filtered`) the binary and /dev/net/tun; a user
  *             namespace that cannot be made names the likely cause
  *             (userns.c: the sysctls, AppArmor's restriction) and the fix
@@ -40,8 +42,10 @@
 #include "net/ebpf.h"
 #include "net/net.h"
 #include "lib/util.h"
+#include "secrets.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -164,6 +168,35 @@ static int check_landlock(const struct ll_spec *l)
 	return status[0] == 'M';
 }
 
+/* `user U:G`: the box's ids, as view_plan takes them (a box running as
+ * another uid than root's is bound by RLIMIT_NPROC: limits_doctor), in
+ * a user namespace unless root may make namespaces itself. */
+static int check_user(const struct policy *p)
+{
+	char detail[1400];
+
+	boxns_map_user(p->view.uid, p->view.gid);
+	if (!boxns_wanted(BOXNS_USER)) {
+		snprintf(detail, sizeof(detail), "%u:%u, taken by root",
+			 p->view.uid, p->view.gid);
+		line("user", "found", detail);
+		return 0;
+	}
+	if (boxns_userns_available()) {
+		snprintf(detail, sizeof(detail),
+			 "%u:%u, in a user namespace of the box's own",
+			 p->view.uid, p->view.gid);
+		line("user", "found", detail);
+		return 0;
+	}
+	snprintf(detail, sizeof(detail),
+		 "`user %u:%u` needs a user namespace, which this user may "
+		 "not create: %s",
+		 p->view.uid, p->view.gid, boxns_userns_why());
+	line("user", "MISSING", detail);
+	return 1;
+}
+
 /*
  * The view's ladder, tried as the run tries it (box/trial.c): the rung it
  * would get, or under `fs` (require) what is missing and how to get it.
@@ -182,7 +215,7 @@ static int check_view(const struct policy *p)
 		snprintf(detail, sizeof(detail),
 			 "no user namespace for this user (%s)",
 			 boxns_userns_why());
-	} else if (trial_run(user, 0, &t) < 0) {
+	} else if (trial_run(user, TRIAL_WANT_VIEW, &t) < 0) {
 		line("view", "MISSING", "the trial of its steps failed");
 		return 1;
 	} else if (t.step == TRIAL_OK || t.step == TRIAL_CHROOT) {
@@ -216,14 +249,51 @@ static int check_view(const struct policy *p)
 	return 0;
 }
 
+/* The box's mount namespace, and the folder each secret goes in, as the
+ * run checks it (secrets.c; a place naming a variable is the run's). */
 static int check_secrets(const struct policy *p)
 {
+	char why[PATH_MAX * 2 + 200], detail[sizeof(why) + 64];
+	int missing = -1;
 	uint32_t i;
 
-	for (i = 0; i < p->nenv; i++)
-		if (p->env[i].kind == ENV_SECRET)
-			return check_ns("env secrets", "mount", 1);
-	return 0;
+	for (i = 0; i < p->nenv; i++) {
+		const struct env_entry *e = &p->env[i];
+
+		if (e->kind != ENV_SECRET)
+			continue;
+		if (missing < 0)
+			missing = check_ns("env secrets", "mount", 1);
+		if (e->dest && !strchr(e->dest, '$') && e->dest[0] == '/' &&
+		    secrets_folder_why(e->dest, why, sizeof(why))) {
+			snprintf(detail, sizeof(detail), "secret %s: %s",
+				 e->name, why);
+			line("env secrets", "MISSING", detail);
+			missing++;
+		}
+	}
+	return missing < 0 ? 0 : missing;
+}
+
+/* The box's network namespace made and its loopback brought up, in a
+ * throwaway child, as the run does (box/trial.c). */
+static int check_net_trial(const struct net_spec *n)
+{
+	char detail[1400];
+	struct trial t = {TRIAL_OK, 0, 0};
+
+	if (trial_run(net_needs_pair(n) || !boxns_net_privileged(),
+		      TRIAL_WANT_NET, &t) < 0) {
+		line("net loopback", "MISSING",
+		     "the trial of the box's network namespace failed");
+		return 1;
+	}
+	if (t.step == TRIAL_OK)
+		return 0;
+	snprintf(detail, sizeof(detail), "%s: %s (%s)", trial_step_name(t.step),
+		 strerror(t.err), trial_hint(&t));
+	line("net loopback", "MISSING", detail);
+	return 1;
 }
 
 static int check_net(const struct policy *p)
@@ -266,6 +336,8 @@ static int check_net(const struct policy *p)
 		     : n->nloopback		    ? "net loopback"
 						    : "net none",
 		     "network", !net_needs_pair(n) && boxns_net_privileged());
+	if (!missing)
+		missing = check_net_trial(n);
 	if (pasta && !net_pasta_path()) {
 		line("pasta", "MISSING",
 		     "install the Debian package passt (/usr/bin/pasta)");
@@ -324,6 +396,10 @@ static int check_artifact(const char *path)
 		missing += check_landlock(&policy.ll);
 		if (policy.ll.present)
 			missing += check_rule_paths(&policy.ll);
+		/* the box's ids, as view_plan takes them: a box running as
+		 * another uid than root's is bound by RLIMIT_NPROC */
+		if (policy.view.flags & POLBIN_VIEW_F_USER)
+			missing += check_user(&policy);
 		if (policy.view.present)
 			missing += check_view(&policy);
 		missing += limits_doctor(&policy, hint_v2, line);

@@ -119,7 +119,13 @@ static void put_view(struct text *t, enum tier tier, int refused)
 static void put_net(struct text *t, enum tier tier, int refused)
 {
 	(void)tier;
-	net_record(t, refused);
+	/* net host's TCP ports (Landlock): what holds, not "not contained" */
+	if (!policy.net.present && !refused &&
+	    record.layers[LAYER_LANDLOCK].tier != TIER_OFF &&
+	    landlock_tcp_contained(&ll))
+		landlock_record_tcp(t, &policy.ll, &ll);
+	else
+		net_record(t, refused);
 }
 
 static const struct record_parts parts = {

@@ -169,6 +169,50 @@ static uint32_t plan_mount(const char *name, const char *dir)
 	return S.nmounts++;
 }
 
+const char *secrets_folder_why(const char *dest, char *buf, size_t len)
+{
+	char dir[PATH_MAX], at[PATH_MAX];
+	const char *slash = strrchr(dest, '/');
+	size_t n = slash ? (size_t)(slash - dest) : 0, i, have = 1;
+	struct stat st;
+
+	if (!slash || n >= sizeof(dir))
+		return NULL;
+	memcpy(dir, dest, n);
+	dir[n] = '\0';
+	memcpy(at, dir, n + 1);
+	/* as deepest_existing() walks it, without dying */
+	for (i = 1; i <= n; i++) {
+		if (at[i] != '/' && at[i] != '\0')
+			continue;
+		at[i] = '\0';
+		if (lstat(at, &st) < 0)
+			break;
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(buf, len,
+				 "%s is not a folder (a symlink or a file); "
+				 "polexec refuses to mount over or through it",
+				 at);
+			return buf;
+		}
+		have = i;
+		at[i] = dir[i];
+	}
+	at[have] = '\0';
+	if (strcmp(at, dir) != 0 &&
+	    (strcmp(at, "/run") != 0 || !inside(dir, "/run"))) {
+		snprintf(
+		    buf, len,
+		    "the folder %s does not exist on this host, and "
+		    "polexec would have to hide %s in the box to make it; "
+		    "create the folder, or put the secret under /run or an "
+		    "existing folder",
+		    dir, at);
+		return buf;
+	}
+	return NULL;
+}
+
 /* Opens and checks a secret's source; the content is not read here. */
 static void open_source(struct secret_file *f, const char *src)
 {

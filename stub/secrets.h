@@ -13,6 +13,9 @@
 
 /* Parent: binds, checks and opens each secret's source; plans mounts. */
 void secrets_prepare(const struct policy *p, const struct vars *vars);
+/* polexec --doctor's: would the run refuse the folder that holds a
+ * secret at dest (a path naming no variable)? NULL, or why, in buf. */
+const char *secrets_folder_why(const char *dest, char *buf, size_t len);
 /* Child, in its mount namespace: the tmpfs and the secret files. */
 void secrets_child(void);
 /* In the child, after secrets_child(): the box may read its secrets

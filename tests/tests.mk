@@ -66,8 +66,9 @@ include tests/real/real.mk
 # The soak suite (tests/soak/run.sh) and its tool; `make soak`.
 include tests/soak/soak.mk
 # The container matrix (tests/containers/run.sh, docs/CONTAINERS.md):
-# polexec in runc containers shaped as Docker, a devcontainer, a pod, a
-# root container and --privileged run it; `make check-containers` alone.
+# polexec in runc containers shaped as Docker, a devcontainer, the pods,
+# a root container and --privileged run it, with both doctors and polc
+# selftest beside it; `make check-containers` alone adds every example.
 CHECKS    += tests/containers/run.sh
 # OCI profiles: import, export, and a real runtime.
 include tests/oci/oci.mk

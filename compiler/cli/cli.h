@@ -49,6 +49,15 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
  */
 int doctor_report(FILE *out);
 
+/*
+ * What a box gets here, tried rather than read (doctor_box.c): polc builds
+ * a policy of its own (fs best_effort, net none, memory and pids caps) and
+ * prints what `POLEXEC --doctor` says of it, each step taken in a
+ * throwaway child as a run takes it. polexec NULL: not found, said so.
+ * 0, or 1 when the box's steps could not be tried.
+ */
+int doctor_box(FILE *out, const char *polexec);
+
 /* ---- Output files (output.c; the rule: docs/OUTPUT.md) ---------------- */
 
 /*

@@ -3,7 +3,8 @@
 # export of OCI profiles (the files around compiler/oci/), and main() for
 # every command.
 CLI_OBJS  := $(B)/compiler/cli/build.o $(B)/compiler/cli/dump.o \
-             $(B)/compiler/cli/doctor.o $(B)/compiler/cli/output.o \
+             $(B)/compiler/cli/doctor.o $(B)/compiler/cli/doctor_box.o \
+             $(B)/compiler/cli/output.o \
              $(B)/compiler/cli/oci_cmd.o $(B)/compiler/cli/suggest.o \
              $(B)/compiler/cli/record_read.o $(B)/compiler/cli/selftest.o
 POLC_MAIN := $(B)/compiler/cli/polc.o

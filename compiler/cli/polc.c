@@ -73,7 +73,8 @@ static const char usage[] =
     "  suggest the policy again with the narrowest rule for each denial\n"
     "          the run records name (polexec --record, --learn); prints,\n"
     "          applies nothing: review with check --boundary\n"
-    "  doctor  the kernel features this machine offers polexec\n"
+    "  doctor  the kernel features this machine offers polexec, and what a\n"
+    "          box gets here (each step tried by polexec --doctor)\n"
     "  selftest run escape probes in boxes of ARTIFACT, here, as you:\n"
     "          each property the policy claims held, open or not\n"
     "          claimed (exit 0 all held, 1 one open, 2 error)\n"
@@ -559,10 +560,36 @@ out:
 	return rc;
 }
 
+/* name (no slash) as execvp finds it on PATH, into buf; NULL: not found */
+static const char *on_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+	const char *found = NULL;
+
+	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found;
+	     d = strtok_r(NULL, ":", &save))
+		if ((size_t)snprintf(buf, len, "%s/%s", d, name) < len &&
+		    !access(buf, X_OK))
+			found = buf;
+	free(copy);
+	return found;
+}
+
+/* polexec: beside polc, else the first on PATH (execvp's rule); NULL
+ * where neither has one. */
+static const char *find_polexec(char *buf, size_t len)
+{
+	if (!beside_polc("polexec", buf, len))
+		return buf;
+	return on_path("polexec", buf, len);
+}
+
 /* polc selftest [--json] [--polexec PATH] [--probe PATH] ARTIFACT */
 static int cmd_selftest(int argc, char **argv)
 {
-	static char polexec[PATH_MAX], probe[PATH_MAX], real[PATH_MAX];
+	static char polexec[PATH_MAX], probe[PATH_MAX], real[PATH_MAX],
+	    artifact[PATH_MAX];
 	struct selftest_opts o;
 
 	memset(&o, 0, sizeof(o));
@@ -590,32 +617,15 @@ static int cmd_selftest(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	/* polexec: beside polc, else the first on PATH (execvp's rule). */
 	if (!o.polexec)
-		o.polexec = beside_polc("polexec", polexec, sizeof(polexec))
-				? "polexec"
-				: polexec;
-	if (!strchr(o.polexec, '/')) {
-		const char *path = getenv("PATH");
-		char *copy = strdup(path ? path : "/usr/bin:/bin"),
-		     *save = NULL;
-
-		for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
-		     d = strtok_r(NULL, ":", &save)) {
-			snprintf(polexec, sizeof(polexec), "%s/%s", d,
-				 o.polexec);
-			if (!access(polexec, X_OK)) {
-				o.polexec = polexec;
-				break;
-			}
-		}
-		free(copy);
-		if (o.polexec != polexec) {
-			fputs("polc: selftest: polexec is neither beside polc "
-			      "nor on PATH (--polexec PATH)\n",
-			      stderr);
-			return 2;
-		}
+		o.polexec = find_polexec(polexec, sizeof(polexec));
+	else if (!strchr(o.polexec, '/'))
+		o.polexec = on_path(o.polexec, polexec, sizeof(polexec));
+	if (!o.polexec) {
+		fputs("polc: selftest: polexec is neither beside polc nor on "
+		      "PATH (--polexec PATH)\n",
+		      stderr);
+		return 2;
 	}
 	if (!o.probe && beside_polc("polc-probe", probe, sizeof(probe)) &&
 	    beside_polc(POLC_PROBE_REL, probe, sizeof(probe))) {
@@ -630,6 +640,14 @@ static int cmd_selftest(int argc, char **argv)
 		return 2;
 	}
 	o.probe = real;
+	/* polexec runs in a working folder of the selftest's own: a
+	 * relative artifact would not be found there */
+	if (!realpath(o.artifact, artifact)) {
+		fprintf(stderr, "polc: selftest: %s: %s\n", o.artifact,
+			strerror(errno));
+		return 2;
+	}
+	o.artifact = artifact;
 	return selftest_run(&o);
 }
 
@@ -754,7 +772,12 @@ int main(int argc, char **argv)
 			fputs(usage, stderr);
 			return 2;
 		}
-		return doctor_report(stdout) == 0 ? 0 : 2;
+		char polexec[PATH_MAX];
+
+		if (doctor_report(stdout) < 0)
+			return 2;
+		doctor_box(stdout, find_polexec(polexec, sizeof(polexec)));
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
 	}
 	if (!strcmp(argv[1], "diff"))
 		return cmd_diff(argc - 1, argv + 1);

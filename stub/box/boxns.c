@@ -187,9 +187,25 @@ unsigned boxns_gid(void)
 	return ns.user || ns.want ? ns.gid : (unsigned)getegid();
 }
 
-/* Root becomes the box's ids: groups first, while it still may. */
+/* Already the box's ids, no group left: become() was done in this
+ * process (by enter(), whose user namespace then denies setgroups). Asked
+ * of the process, not of memory shared with others (CLONE_VM). */
+static int became(void)
+{
+	uid_t r, e, s;
+	gid_t gr, ge, gs;
+
+	return getresuid(&r, &e, &s) == 0 && getresgid(&gr, &ge, &gs) == 0 &&
+	       r == ns.uid && e == ns.uid && s == ns.uid && gr == ns.gid &&
+	       ge == ns.gid && gs == ns.gid && getgroups(0, NULL) == 0;
+}
+
+/* Root becomes the box's ids: groups first, while it still may. Once in
+ * a process: the child that made the box's user namespace took them. */
 static void become(int groups)
 {
+	if (became())
+		return;
 	if (groups && setgroups(0, NULL) < 0)
 		die_with_error("child: user: setgroups(0)");
 	if (setresgid(ns.gid, ns.gid, ns.gid) < 0)

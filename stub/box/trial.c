@@ -10,7 +10,8 @@
  *   user        unshare(CLONE_NEWUSER) and the uid map (not root)
  *   namespaces  unshare(CLONE_NEWNS | CLONE_NEWPID [| CLONE_NEWNET])
  *   private     / made private, recursively
- *   loopback    lo up in the new network namespace (CAP_NET_ADMIN)
+ *   loopback    lo up in the new network namespace (CAP_NET_ADMIN; a
+ *               seccomp profile may refuse the socket or the ioctl)
  *   tmpfs       the root's tmpfs, mounted on /tmp of the new namespace
  *   procfs      a fresh procfs (pid 1 of the new pid namespace); where it
  *               is refused (runc's masked paths make it "too revealing"
@@ -19,13 +20,20 @@
  *   pivot_root  into the tmpfs; where it is refused, chroot (the next
  *               rung) is tried instead
  *
+ * The network's trial (TRIAL_WANT_NET) is the first two alone: a network
+ * namespace of the child's own, as the box would make it (in a user
+ * namespace where the box takes one), and its loopback up; the host's
+ * network is not touched.
+ *
  * Nothing of it reaches the host: every mount is in the child's own mount
- * namespace, made private first, and the child's only output is one
- * small record through a pipe.
+ * namespace, made private first, the interface brought up is the child's
+ * own namespace's, and the child's only output is one small record
+ * through a pipe.
  */
 #include "trial.h"
 #include "boxns.h"
 #include "mountapi.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,9 +148,11 @@ static _Noreturn void mounts(int fd)
 	report(fd, TRIAL_OK, 0);
 }
 
-static _Noreturn void trial_child(int fd, int user, int net)
+static _Noreturn void trial_child(int fd, int user, int what)
 {
-	int flags = CLONE_NEWNS | CLONE_NEWPID | (net ? CLONE_NEWNET : 0);
+	int view = what & TRIAL_WANT_VIEW, net = what & TRIAL_WANT_NET;
+	int flags =
+	    (view ? CLONE_NEWNS | CLONE_NEWPID : 0) | (net ? CLONE_NEWNET : 0);
 	char map[64];
 	pid_t pid;
 	int status;
@@ -164,10 +174,12 @@ static _Noreturn void trial_child(int fd, int user, int net)
 	}
 	if (unshare(flags) < 0)
 		report(fd, TRIAL_NAMESPACES, errno);
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (view && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		report(fd, TRIAL_PRIVATE, errno);
 	if (net && lo_up() < 0)
 		report(fd, TRIAL_LOOPBACK, errno);
+	if (!view)
+		report(fd, TRIAL_OK, 0);
 	pid = fork();
 	if (pid < 0)
 		report(fd, TRIAL_NAMESPACES, errno);
@@ -179,7 +191,7 @@ static _Noreturn void trial_child(int fd, int user, int net)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
 }
 
-int trial_run(int user, int net, struct trial *t)
+int trial_run(int user, int what, struct trial *t)
 {
 	int p[2], status, msg[3];
 	pid_t pid;
@@ -198,7 +210,7 @@ int trial_run(int user, int net, struct trial *t)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		trial_child(p[1], user, net);
+		trial_child(p[1], user, what);
 	}
 	close(p[1]);
 	n = read(p[0], msg, sizeof(msg));
@@ -229,8 +241,11 @@ const char *trial_hint(const struct trial *t)
 		       "the policy) and CAP_SYS_ADMIN, or as a user who may "
 		       "make a user namespace";
 	case TRIAL_LOOPBACK:
-		return "bringing the box's loopback up needs CAP_NET_ADMIN "
-		       "(--cap-add NET_ADMIN), or a user namespace";
+		return "bringing the box's loopback up (a socket(AF_INET) and "
+		       "ioctl(SIOCSIFFLAGS) in the box's own network "
+		       "namespace) needs CAP_NET_ADMIN there (--cap-add "
+		       "NET_ADMIN, or a user namespace) and a seccomp profile "
+		       "that allows both calls";
 	case TRIAL_PROCFS:
 		return "a fresh procfs is refused under the container's masked "
 		       "/proc paths: Docker --security-opt systempaths="
@@ -247,4 +262,17 @@ const char *trial_hint(const struct trial *t)
 	default:
 		return "";
 	}
+}
+
+void trial_net_or_die(int user)
+{
+	struct trial t;
+
+	if (trial_run(user, TRIAL_WANT_NET, &t) < 0)
+		die_with_error("net: the trial of the box's network namespace");
+	if (t.step == TRIAL_OK)
+		return;
+	die("net: the box's own network namespace cannot be had here: %s: "
+	    "%s: %s",
+	    trial_step_name(t.step), strerror(t.err), trial_hint(&t));
 }

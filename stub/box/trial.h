@@ -22,10 +22,17 @@ struct trial {
 	int proc_rbind;	      /* a fresh procfs refused, /proc's rbind works */
 };
 
-/* The steps the box takes (user: in a user namespace of its own; net: a
- * network namespace too), tried; 0, or -1 when the trial itself could not
- * run. */
-int trial_run(int user, int net, struct trial *t);
+/* What the trial tries: the view's steps (namespaces, mounts, the
+ * pivot), the network namespace's (its loopback up), or both. */
+#define TRIAL_WANT_VIEW 1
+#define TRIAL_WANT_NET	2
+
+/* The steps the box takes (user: in a user namespace of its own; what:
+ * TRIAL_WANT_*), tried; 0, or -1 when the trial itself could not run. */
+int trial_run(int user, int what, struct trial *t);
+/* The run's: the network namespace's steps tried (user as trial_run's),
+ * or a refusal naming the step that failed and what would make it work. */
+void trial_net_or_die(int user);
 const char *trial_step_name(enum trial_step s);
 /* What would make the failed step work, in one sentence. */
 const char *trial_hint(const struct trial *t);

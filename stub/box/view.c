@@ -221,8 +221,15 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 
 	V.p = p;
 	l->tier = TIER_OFF;
-	if (v->flags & POLBIN_VIEW_F_USER)
+	if (v->flags & POLBIN_VIEW_F_USER) {
 		boxns_map_user(v->uid, v->gid);
+		/* whatever rung the view gets: refused here, not in the
+		 * child's unshare */
+		if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
+			die("view: `user %u:%u` needs a user namespace, which "
+			    "this user may not create: %s",
+			    v->uid, v->gid, boxns_userns_why());
+	}
 	/* Learn mode sees the host's tree, as it has no Landlock: what the
 	 * view would hide is what it is there to record (docs/OBSERVE.md). */
 	if (!(v->flags & POLBIN_VIEW_F_ROOT) || learn) {
@@ -239,7 +246,7 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		why = "the kernel lacks the mount API (Linux 5.12)";
 	} else if (trial_run(!boxns_privileged() ||
 				 (p->net.present && !boxns_net_privileged()),
-			     0, &t) == 0 &&
+			     TRIAL_WANT_VIEW, &t) == 0 &&
 		   t.step != TRIAL_OK) {
 		/* trial.c: the steps tried, the first refused named */
 		snprintf(tried, sizeof(tried), "%s: %s",
@@ -247,9 +254,10 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		hint = trial_hint(&t);
 		V.proc_rbind = t.proc_rbind;
 		if (t.proc_rbind)
-			warning("view: proc: a fresh procfs is refused here "
-				"(masked /proc paths): the container's /proc is "
-				"bound instead, its processes visible");
+			warning(
+			    "view: proc: a fresh procfs is refused here "
+			    "(masked /proc paths): the container's /proc is "
+			    "bound instead, its processes visible");
 		if (t.step == TRIAL_CHROOT) {
 			V.chroot = 1;
 			snprintf(tried + strlen(tried),

@@ -53,5 +53,14 @@ void landlock_restrict(const struct ll_run *run);
  * the handled and dropped rights, the rules as bound, the ports. */
 void landlock_record(struct text *t, const struct ll_spec *l,
 		     const struct ll_run *run);
+/* `net host` with `connect` or `bind` rules: does Landlock hold TCP
+ * connect to the listed ports (handled, not dropped)? */
+int landlock_tcp_contained(const struct ll_run *run);
+/* The net layer's members for it (mode host): egress "tcp ports by
+ * landlock", the ports each direction may use ("LO-HI"; "any" where the
+ * direction is not handled). UDP and every other protocol are the
+ * host's. */
+void landlock_record_tcp(struct text *t, const struct ll_spec *l,
+			 const struct ll_run *run);
 
 #endif

@@ -80,3 +80,38 @@ void landlock_record(struct text *o, const struct ll_spec *l,
 	}
 	text_add(o, "]");
 }
+
+/* ll_net_names' order: bit 0 bind_tcp, bit 1 connect_tcp */
+#define LL_NET_BIND_TCP	   1u
+#define LL_NET_CONNECT_TCP 2u
+
+int landlock_tcp_contained(const struct ll_run *run)
+{
+	return (run->net & LL_NET_CONNECT_TCP) != 0;
+}
+
+void landlock_record_tcp(struct text *o, const struct ll_spec *l,
+			 const struct ll_run *run)
+{
+	static const struct {
+		const char *key;
+		uint32_t bit;
+	} dirs[] = {{"tcp_connect", LL_NET_CONNECT_TCP},
+		    {"tcp_bind", LL_NET_BIND_TCP}};
+	uint32_t i, k, n;
+
+	text_add(o, ",\"mode\":\"host\",\"egress\":\"tcp ports by landlock\"");
+	for (k = 0; k < 2; k++) {
+		text_add(o, ",\"%s\":", dirs[k].key);
+		if (!(run->net & dirs[k].bit)) {
+			text_add(o, "\"any\"");
+			continue;
+		}
+		text_add(o, "[");
+		for (i = 0, n = 0; i < l->nports; i++)
+			if (l->ports[i].access == dirs[k].bit)
+				text_add(o, n++ ? ",\"%u-%u\"" : "\"%u-%u\"",
+					 l->ports[i].lo, l->ports[i].hi);
+		text_add(o, "]");
+	}
+}

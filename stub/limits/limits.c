@@ -13,7 +13,9 @@
  *           RLIMIT_NPROC in the box's own user namespace, where it counts
  *                     the box's processes and threads only (not root)
  *           RLIMIT_NPROC (degraded: counts every process of the uid)
- *           none (degraded: root is exempt from RLIMIT_NPROC)
+ *           none (degraded: a box running as root is exempt from
+ *                     RLIMIT_NPROC, in a user namespace mapped from
+ *                     the host's root too)
  *   nofile  RLIMIT_NOFILE, each process            open fails EMFILE
  *   cpu     RLIMIT_CPU, each process: soft = cpu,  SIGXCPU, then SIGKILL
  *           hard = cpu + grace (whole seconds, rounded up)
@@ -146,7 +148,13 @@ static void plan_pids(uint32_t got)
 	}
 	m->on_exceed = "eagain";
 	m->hit = -1;
-	if (getuid() == 0) {
+	/* The kernel exempts the init namespace's uid 0 (and holders of
+	 * CAP_SYS_RESOURCE or CAP_SYS_ADMIN there) from RLIMIT_NPROC, in a
+	 * user namespace too when the box's root is the host's (mapped
+	 * 0 to 0). A box that runs as another uid (`user U:G`, root taking
+	 * U for real) is bound, as is any box of a caller who is not root
+	 * (its uid is the caller's outside, whatever `user` shows inside). */
+	if (boxns_is_root() && boxns_uid() == 0) {
 		m->tier = NULL;
 		m->degraded = "not enforced: no cgroup, and root is exempt "
 			      "from RLIMIT_NPROC";
@@ -156,7 +164,9 @@ static void plan_pids(uint32_t got)
 	}
 	set_rlimit_tier(POLBIN_LIM_PIDS, RLIMIT_NPROC, "RLIMIT_NPROC",
 			"eagain");
-	if (boxns_userns_available()) {
+	/* Root taking U:G keeps the namespaces it planned (the view was
+	 * tried without a user namespace): the count is all of U's. */
+	if (!boxns_is_root() && boxns_userns_available()) {
 		/* In its own user namespace, the box's count is its own. */
 		boxns_want(BOXNS_USER);
 		m->tier = "rlimit-userns";

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # One cell of the container matrix (run.sh), inside the container:
-# polexec --doctor, then the box with its probes, for POLICY; everything
-# into /work/out/CELL. The listener runs beside the box, in the container.
+# polc doctor and polexec --doctor, then the box with its probes, then
+# polc selftest of the same artifact, for POLICY; everything into
+# /work/out/CELL. The listener runs beside the box, in the container.
 pol=$1
 cell=$2
 o=/work/out/$cell
-mkdir -p "$o/ws" && chmod 777 "$o" "$o/ws" &&
+mkdir -p "$o/ws" "$o/data" "$o/out" &&
+	chmod 777 "$o" "$o/ws" "$o/data" "$o/out" &&
 	cp /work/probes.sh "$o/ws/probes.sh" # inside the box's grants
 export PORT=39200
 python3 /work/listen.py "$PORT" "$o/heard" &
@@ -16,7 +18,11 @@ while [ ! -e "$o/heard.ready" ] && [ $i -lt 100 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-vars="--var WS=$o/ws --var WORKSPACE=$o/ws --var SRC=/work/src"
+vars="--var WS=$o/ws --var WORKSPACE=$o/ws --var SRC=/work/src
+	--var DATA=$o/data --var OUT_DIR=$o/out --var MODEL_KEY_FILE=/work/key
+	--var ANTHROPIC_KEY_FILE=/work/key"
+/work/polc doctor >"$o/polc-doctor.txt" 2>&1
+echo $? >"$o/polc-doctor.rc"
 /work/polexec --doctor /work/$pol.polbin >"$o/doctor.txt" 2>&1
 echo $? >"$o/doctor.rc"
 /work/polexec --record "$o/rec.json" $vars /work/$pol.polbin -- \
@@ -24,4 +30,10 @@ echo $? >"$o/doctor.rc"
 echo $? >"$o/rc"
 kill $l 2>/dev/null
 wait $l 2>/dev/null
+# the selftest's canaries and its own listeners, in a folder of its own
+# (the root may be read-only)
+mkdir -p "$o/st"
+TMPDIR=$o/st /work/polc selftest --json /work/$pol.polbin \
+	>"$o/selftest.json" 2>"$o/selftest.err"
+echo $? >"$o/selftest.rc"
 exit 0

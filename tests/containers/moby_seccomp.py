@@ -13,9 +13,12 @@
 #     none of them; includes.minKernel at most the running kernel;
 #   - kept entries copied: names, action, errnoRet, args.
 #
-# Usage: moby_seccomp.py PROFILE CAP,CAP,... > seccomp.json
-# (CAP_ names; an empty list is no capability). Written for the container
-# matrix (tests/containers/run.sh); it reads nothing but its arguments.
+# Usage: moby_seccomp.py PROFILE CAP,CAP,... [EXTRA] > seccomp.json
+# (CAP_ names; an empty list is no capability). EXTRA: a JSON list of
+# syscalls entries appended after the converted ones (a Localhost
+# profile made from the default, as a user writes one). Written for the
+# container matrix (tests/containers/run.sh); it reads nothing but its
+# arguments.
 import json
 import os
 import sys
@@ -67,6 +70,8 @@ def main():
                                  "valueTwo": arg.get("valueTwo", 0),
                                  "op": arg["op"]})
         out["syscalls"].append(rule)
+    if len(sys.argv) > 3:
+        out["syscalls"] += json.load(open(sys.argv[3]))
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

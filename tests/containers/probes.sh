@@ -13,10 +13,21 @@ p canary 'cat /work/canary'
 p write_outside 'echo x >/work/outside.$$'
 p tcp "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $PORT), 2)'"
 p udp "python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b\"udp\", (\"127.0.0.1\", $PORT))'"
-p pids "python3 -c 'import os, time
-for i in range(100):
-    if os.fork() == 0:
-        time.sleep(1)
-        os._exit(0)'"
+# the children are killed and reaped before the probe ends: where the box
+# has no pid namespace of its own (the landlock rung) they would outlive
+# it and count against the uid's RLIMIT_NPROC in the next box
+p pids "python3 -c 'import os, signal
+kids = []
+try:
+    for i in range(100):
+        pid = os.fork()
+        if pid == 0:
+            signal.pause()
+            os._exit(0)
+        kids.append(pid)
+finally:
+    for k in kids:
+        os.kill(k, signal.SIGKILL)
+        os.waitpid(k, 0)'"
 p memory "python3 -c 'b = bytearray(512 << 20); b[-1] = 1'"
 exit 0

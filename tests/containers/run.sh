@@ -15,9 +15,22 @@
 #      and mount, not pivot_root; no CAP_NET_ADMIN
 #   D  root, every capability, seccomp unconfined, masked /proc paths
 #   P  --privileged: D without masked paths, /sys and cgroups read-write
+#   U  docs/KUBERNETES.md's pod for the box's own view: C (runAsUser 1000,
+#      runAsNonRoot, allowPrivilegeEscalation false, capabilities drop
+#      ALL, readOnlyRootFilesystem) with seccompProfile Localhost: the
+#      runtime default plus the calls the box's setup makes
+#      (polexec-seccomp.json), and procMount Unmasked
+#   L  D under a seccomp profile that refuses interface configuration
+#      (ioctl SIOCSIFFLAGS): the box's network namespace can be made, its
+#      loopback not brought up
+#
+# C is docs/KUBERNETES.md's restricted pod (the Pod Security Standard
+# "restricted": runAsNonRoot, runAsUser 1000, allowPrivilegeEscalation
+# false, drop ALL, seccompProfile RuntimeDefault, readOnlyRootFilesystem)
+# and A its pod as root with the runtime's defaults.
 #
 # Policies: best.pol (fs best_effort, net none), require.pol (the same
-# requiring the view), examples/ci.pol and examples/shell.pol. In each
+# requiring the view), and every example (examples/*.pol). In each
 # cell, inside the container (cell.sh): `polexec --doctor`, then the box
 # running probes.sh beside a TCP and UDP listener of the container's own.
 # A cell passes when either
@@ -27,13 +40,23 @@
 #     denied; with net none (enforced or degraded) the listener heard
 #     nothing; a memory or pids cap the record says enforced stops a
 #     512 MiB allocation or 100 processes; with an fs section, /dev/null, mktemp, /proc/self, python3
-#     and git work; and doctor said "degraded" where the run was.
+#     and git work; and doctor said "degraded" where the run was;
+# and in both cases the three agree: `polc doctor` (its own policy: fs
+# best_effort, net none, tried by polexec --doctor), `polexec --doctor`
+# and the run give the view and net none the same rung, or the run
+# refused the layer polc doctor did not find; and `polc selftest` of the
+# same artifact agrees with the box's probes: a property it says held
+# (or degraded) is one the probes found denied, one it says open they
+# found open (fs.read-outside and the canary, fs.write-outside and the
+# write, net.tcp-unlisted and net.udp-unlisted and the listener, the
+# memory and pids caps).
 #
 # The bundles' root is an empty folder of the suite's own with the host's
 # /usr bound read-only; every container has its own network namespace,
 # and the whole suite runs in one more (unshare -n). Needs root, runc, jq,
 # python3. CONTAINERS_SHAPES / CONTAINERS_POLICIES pick cells; `make
-# check` runs all (about a minute here).
+# check` runs the matrix's policies, ci and shell in every shape,
+# `make check-containers` (CONTAINERS_ALL=1) every example too.
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -62,20 +85,25 @@ cleanup() {
 	for c in $(runc --root "$state" list -q 2>/dev/null); do
 		runc --root "$state" delete -f "$c" >/dev/null 2>&1
 	done
-	rm -rf "$tmp"
+	# CONTAINERS_KEEP=1: every cell's files stay, for a look
+	[ -n "${CONTAINERS_KEEP:-}" ] && echo "containers: kept $tmp" ||
+		rm -rf "$tmp"
 }
 trap cleanup EXIT
 mkdir -p "$state" "$tmp/work/out" "$tmp/work/src" "$tmp/rootfs"
 chmod 755 "$tmp" "$tmp/work" "$tmp/work/src"
 chmod 777 "$tmp/work/out"
-cp "$POLEXEC" "$HERE/probes.sh" "$HERE/cell.sh" "$HERE/listen.py" \
-	"$tmp/work/" || exit 2
+cp "$POLEXEC" "$POLC" "${PROBE:-$B/polc-probe}" "$HERE/probes.sh" \
+	"$HERE/cell.sh" "$HERE/listen.py" "$tmp/work/" || exit 2
 echo canary-outside >"$tmp/work/canary"
-chmod 644 "$tmp/work/canary"
-POLICIES=${CONTAINERS_POLICIES:-best require ci shell}
+echo not-a-key >"$tmp/work/key"
+chmod 644 "$tmp/work/canary" "$tmp/work/key"
+# make check: the matrix's policies, ci and shell; make check-containers
+# (CONTAINERS_ALL=1): every example too
+POLICIES=${CONTAINERS_POLICIES:-best require user ci shell${CONTAINERS_ALL:+ agent agent-local data hello}}
 for p in $POLICIES; do
 	case $p in
-	best | require) src=$HERE/$p.pol ;;
+	best | require | user) src=$HERE/$p.pol ;;
 	*) src=$root/examples/$p.pol ;;
 	esac
 	"$POLC" build "$src" -o "$tmp/work/$p.polbin" 2>"$tmp/build.log" ||
@@ -108,7 +136,15 @@ python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS" \
 	python3 "$HERE/moby_seccomp.py" "$PROFILE" "" \
 		>"$tmp/seccomp-nocaps.json" &&
 	python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS,CAP_SYS_ADMIN" \
-		>"$tmp/seccomp-sysadmin.json" || exit 2
+		>"$tmp/seccomp-sysadmin.json" &&
+	python3 "$HERE/moby_seccomp.py" "$PROFILE" "" \
+		"$HERE/polexec-seccomp.json" >"$tmp/seccomp-pod.json" || exit 2
+# L's: everything allowed but bringing an interface up (SIOCSIFFLAGS)
+printf '%s\n' '{"defaultAction": "SCMP_ACT_ALLOW",
+ "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],
+ "syscalls": [{"names": ["ioctl"], "action": "SCMP_ACT_ERRNO",
+  "errnoRet": 1, "args": [{"index": 1, "value": 35092, "op": "SCMP_CMP_EQ"}]}]}' \
+	>"$tmp/seccomp-nolo.json"
 
 # config SHAPE POLICY CELL: the bundle's config.json for one cell.
 config() {
@@ -119,6 +155,8 @@ config() {
 	S) uid=0 caps=$DOCKER_CAPS,CAP_SYS_ADMIN sc=sysadmin nnp=false ro=false priv=0 ;;
 	D) uid=0 caps=$ALL_CAPS sc= nnp=false ro=false priv=0 ;;
 	P) uid=0 caps=$ALL_CAPS sc= nnp=false ro=false priv=1 ;;
+	U) uid=1000 caps= sc=pod nnp=true ro=true priv=2 ;;
+	L) uid=0 caps=$ALL_CAPS sc=nolo nnp=false ro=false priv=0 ;;
 	esac
 	jq --arg caps "$caps" --argjson uid $uid --argjson nnp $nnp \
 		--argjson ro $ro --argjson priv $priv --arg work "$tmp/work" \
@@ -146,6 +184,9 @@ config() {
 				then .options |= map(select(. != "ro"))
 				else . end) |
 			.linux.resources.devices = [{allow: true, access: "rwm"}]
+		elif $priv == 2 then
+			# procMount: Unmasked
+			del(.linux.maskedPaths) | del(.linux.readonlyPaths)
 		else . end' "$tmp/config.json" >"$tmp/cell.json" || return 1
 	if [ -n "$sc" ]; then
 		jq --slurpfile s "$tmp/seccomp-$sc.json" '.linux.seccomp = $s[0]' \
@@ -155,6 +196,112 @@ config() {
 	fi
 	mkdir -p "$tmp/bundle-$3"
 	mv "$tmp/config-run.json" "$tmp/bundle-$3/config.json"
+}
+
+# d_view FILE: the view's rung a doctor's lines name (pivot_root, chroot,
+# landlock), MISSING, or none (no view line)
+d_view() {
+	l=$(grep -m 1 '^  view ' "$1") || { echo none; return; }
+	case $(echo "$l" | awk '{print $2}') in
+	MISSING) echo MISSING ;;
+	*) echo "$l" | grep -o 'rung [a-z_]*' | head -n 1 | cut -d' ' -f2 ;;
+	esac
+}
+# d_net FILE: net none's rung a doctor's lines name (namespace, seccomp),
+# MISSING, or none
+d_net() {
+	if grep -Eq '^  net (loopback|none) +MISSING' "$1"; then
+		echo MISSING
+	elif grep -Eq '^  net none +found' "$1"; then
+		echo namespace
+	elif grep -Eq '^  net none +degraded' "$1"; then
+		echo seccomp
+	else
+		echo none
+	fi
+}
+# agree WHO DOCTORFILE: the rungs WHO names against the run's (rc, rec,
+# the refusal msg); appends to why
+agree() {
+	dv=$(d_view "$2")
+	dn=$(d_net "$2")
+	if [ "$rc" = 125 ]; then
+		case $msg in
+		"polexec: view:"*)
+			case $dv in pivot_root | chroot)
+				why="${why}$1 gave the view rung $dv, the run refused it; " ;;
+			esac ;;
+		"polexec: net: the box's own network namespace"*)
+			case $dn in namespace | seccomp)
+				why="${why}$1 gave net none rung $dn, the run refused it; " ;;
+			esac ;;
+		esac
+		return
+	fi
+	rv=$(jq -r '.layers.view | if .tier == "off" then "off"
+		else (.rung // .root) end' "$rec")
+	rn=$(jq -r '.layers.net | if .mode != "none" then "off"
+		else (.rung // "namespace") | sub("\\+.*"; "") end' "$rec")
+	# a policy whose view requires pivot_root or chroot: landlock is a
+	# refusal, not a rung the run could take
+	[ "$rv" = off ] || [ "$dv" = none ] || [ "$rv" = "$dv" ] ||
+		why="${why}$1 said view $dv, the run took $rv; "
+	[ "$rn" = off ] || [ "$dn" = none ] || [ "$rn" = "$dn" ] ||
+		why="${why}$1 said net none $dn, the run took $rn; "
+}
+# selftest_agrees POLICY: polc selftest's verdicts against the probes
+selftest_agrees() {
+	src=$o/selftest.json
+	src_rc=$(cat "$o/selftest.rc" 2>/dev/null) || src_rc=none
+	if [ "$rc" = 125 ]; then
+		[ "$src_rc" = 2 ] ||
+			why="${why}selftest exit $src_rc where polexec refused; "
+		st="selftest: refused"
+		return
+	fi
+	# a policy with no folder the probe may run from (no executable
+	# grant holds it, no ${VAR} folder is writable and executable: the
+	# installed probe is under /usr, this one in /work): not run
+	if [ "$src_rc" = 2 ] &&
+		grep -q 'grants no folder the probe can run from' "$o/selftest.err"; then
+		st="selftest: not run (no folder of the policy's may run the probe)"
+		return
+	fi
+	case $src_rc in 0 | 1) ;; *)
+		why="${why}selftest exit $src_rc: $(head -c 300 "$o/selftest.err"); "
+		st="selftest: error"
+		return ;;
+	esac
+	bad=$(jq -r '.properties[] | select(.verdict == "twin failed" or
+		.verdict == "error") | "\(.property) \(.verdict): \(.detail)"' \
+		"$src" | head -n 3 | tr '\n' ';')
+	[ -z "$bad" ] || why="${why}selftest: $bad "
+	pairs="fs.read-outside:canary fs.write-outside:write_outside
+		net.tcp-unlisted:tcp net.udp-unlisted:udp"
+	# best.pol and require.pol's caps are what probes.sh goes past
+	case $1 in best | require | user)
+		pairs="$pairs limits.memory:memory limits.pids:pids" ;;
+	esac
+	for pr in $pairs; do
+		v=$(jq -r --arg p "${pr%%:*}" \
+			'.properties[] | select(.property == $p) | .verdict' "$src")
+		case $v in
+		held | degraded) want=denied ;;
+		open) want=ok ;;
+		*) continue ;;
+		esac
+		# a box killed before its probes (examples/hello.pol kills
+		# the shell) found nothing
+		grep -q "^${pr#*:}=" "$o/probes.txt" || continue
+		got "${pr#*:}" "$want" ||
+			why="${why}selftest says ${pr%%:*} $v, the probe ${pr#*:} found $(grep "^${pr#*:}=" "$o/probes.txt" | cut -d= -f2); "
+	done
+	st="selftest: $(jq -r '[.properties[] | select(.verdict == "held")] |
+		length' "$src") held, $(jq -r '[.properties[] |
+		select(.verdict == "degraded")] | length' "$src") degraded, $(jq -r '[.properties[] |
+		select(.verdict == "open")] | length' "$src") open$(jq -r '[.properties[] |
+		select(.verdict == "open") | .property] | if length > 0 then
+		" (" + join(" ") + ")" else "" end' "$src")"
 }
 
 passed=0
@@ -169,12 +316,14 @@ cell() {
 		"polc-ct-$$-$c" >"$tmp/runc-$c.log" 2>&1
 	runc --root "$state" delete -f "polc-ct-$$-$c" >/dev/null 2>&1
 	why=
+	msg=
+	st=
 	rc=$(cat "$o/rc" 2>/dev/null) || rc=none
 	drc=$(cat "$o/doctor.rc" 2>/dev/null) || drc=none
 	if [ "$rc" = none ]; then
 		why="the cell did not run: $(tail -n 3 "$tmp/runc-$c.log")"
 	elif [ "$rc" = 125 ]; then
-		msg=$(grep -m 1 '^polexec: ' "$o/stderr.txt")
+		msg=$(grep '^polexec: ' "$o/stderr.txt" | grep -v '^polexec: warning: ' | head -n 1)
 		[ -n "$msg" ] || why="refused without a message"
 		[ "$drc" != 0 ] || why="${why}doctor passed what was refused; "
 		line="refused: ${msg#polexec: }"
@@ -183,8 +332,10 @@ cell() {
 		t() { jq -r ".layers.$1.tier" "$rec"; }
 		got() { grep -q "^$1=$2\$" "$o/probes.txt"; }
 		# what a shell needs, wherever the policy has an fs section
-		# (a syscalls-only policy may refuse python3's calls by design)
-		if [ "$(t view)" != off ]; then
+		# that grants it (a syscalls-only policy may refuse python3's
+		# calls, examples/data.pol has no /tmp and no git, by design)
+		case $2 in best | require | user | ci) shell=1 ;; *) shell= ;; esac
+		if [ "$(t view)" != off ] && [ -n "$shell" ]; then
 			for f in devnull mktemp proc python3 git; do
 				got $f ok || why="$why$f failed; "
 			done
@@ -197,9 +348,10 @@ cell() {
 		case $1:$(t limits) in
 		P:degraded*) why="${why}limits degraded under --privileged; " ;;
 		esac
-		# best.pol and require.pol cap memory at 256 MiB, pids at 64
+		# best.pol, require.pol and user.pol cap memory at 256 MiB,
+		# pids at 64
 		for l in memory pids; do
-			case $2 in best | require) ;; *) continue ;; esac
+			case $2 in best | require | user) ;; *) continue ;; esac
 			[ "$(jq -r ".limits.$l.status // empty" "$rec")" != enforced ] ||
 				got $l denied || why="${why}past the $l cap; "
 		done
@@ -223,20 +375,32 @@ cell() {
 			"\(.key) \(.value.tier)"] | join(" ")' "$rec")
 		line="limits ${lim:-none} $(t limits | cut -c1-8), view $(jq -r '.layers.view | (.rung // .root) + (if .replaced.tmp then " (TMPDIR " + .replaced.tmp + ")" else "" end) + (if .proc then " (proc " + .proc + ")" else "" end)' "$rec") $(t view | cut -c1-8), net $(jq -r '.layers.net.rung // .layers.net.mode' "$rec") $(t net | cut -c1-8)"
 	fi
+	msg=${msg:-}
+	rec=$o/rec.json
+	got() { grep -q "^$1=$2\$" "$o/probes.txt"; }
+	if [ "$rc" != none ]; then
+		sed -n '/^what a box gets here/,$p' "$o/polc-doctor.txt" \
+			>"$o/polc-doctor-box.txt"
+		grep -q '^  view ' "$o/polc-doctor-box.txt" ||
+			why="${why}polc doctor tried no box: $(grep -m 1 MISSING "$o/polc-doctor-box.txt"); "
+		agree "polc doctor" "$o/polc-doctor-box.txt"
+		agree "polexec --doctor" "$o/doctor.txt"
+		selftest_agrees "$2"
+	fi
 	if [ -z "$why" ]; then
 		passed=$((passed + 1))
-		echo "ok   $1 $2: $line (doctor $drc)"
+		echo "ok   $1 $2: $line (doctor $drc; $st)"
 	else
 		failed=$((failed + 1))
 		echo "FAIL $1 $2: $why"
 		sed 's/^/     /' "$o/stderr.txt" "$o/probes.txt" "$o/doctor.txt" \
-			2>/dev/null | head -n 40
+			"$o/polc-doctor-box.txt" 2>/dev/null | head -n 60
 	fi
 	matrix="$matrix
 | $1 | $2 | $line |"
 }
 
-for s in ${CONTAINERS_SHAPES:-A B C S D P}; do
+for s in ${CONTAINERS_SHAPES:-A B C U S D P L}; do
 	for p in $POLICIES; do
 		cell "$s" "$p"
 	done

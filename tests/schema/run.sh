@@ -88,6 +88,10 @@ run redacted 'policy "red" {
     observe argv redacted
   }
 }' "$T/redacted.polbin" -- /usr/bin/true secret-word
+# net host's TCP ports (Landlock, ABI 4): "tcp ports by landlock"
+run tcpports 'policy "tcp" {
+  net host { bind 0 }
+}' "$T/tcpports.polbin" -- /bin/true
 "$POLEXEC" --record "$T/good/run-record.refused.json" "$T/missing.polbin" \
 	-- /bin/true 2>/dev/null
 # --require-enforced with a degraded layer: refused after the layers were
@@ -118,6 +122,8 @@ expect "signaled" "$(jqt run-record.signaled .signal_name)" SIGKILL && ok ||
 expect "landlock rules" "$(jqt run-record.landlock '.layers.landlock.rules | length')" 3 &&
 	expect "limits" "$(jqt run-record.landlock '.limits.nofile.max')" 64 && ok ||
 	bad landlock
+expect "tcp ports" "$(jqt run-record.tcpports '.layers.net | [.egress, (.tcp_connect | length), .tcp_bind[0]] | join(" ")')" \
+	"tcp ports by landlock 0 0-0" && ok || bad "tcp ports"
 expect "refused" "$(jqt run-record.refused .outcome)" refused && ok ||
 	bad refused
 expect "argv" "$(jqt run-record.exited '.argv | join(" ")')/$(jqt run-record.exited .started_by)" \
@@ -193,6 +199,11 @@ broken view-incomplete $R '.layers.view = {"tier":"enforced"}' "'user' is a requ
 broken view-host-with-pidns $R '.layers.view = {"tier":"off","user":"caller","root":"host","pid_namespace":true}' 'at /layers/view'
 broken view-own-degraded $R '.layers.view = {"tier":"degraded(x)","user":"caller","root":"own"}' 'at /layers/view/tier'
 broken view-memfd-word $R '.layers.view = {"tier":"enforced","user":"caller","root":"own","entries":1,"pid_namespace":true,"memfd_noexec":"maybe"}' 'at /layers/view/memfd_noexec'
+broken host-tcp-ports-not-contained $R '.layers.net.tcp_connect = []' 'at /layers/net'
+P=run-record.tcpports
+broken tcp-ports-no-bind $P 'del(.layers.net.tcp_bind)' 'at /layers/net'
+broken tcp-ports-word $P '.layers.net.tcp_connect = "all"' 'at /layers/net/tcp_connect'
+broken tcp-ports-under-none $P '.layers.net.mode = "none" | .layers.net.loopback = []' 'at /layers/net'
 broken property-unknown $R '.certified = true' "'certified' was unexpected"
 broken policy-unknown $R '.policy.signed = true' "'signed' was unexpected"
 broken version-2 $R '.schema_version = 2' 'at /schema_version'
