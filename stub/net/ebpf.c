@@ -4,9 +4,10 @@
  * docs/EGRESS.md, "The cgroup backend"), with raw bpf() calls: no libbpf
  * in polexec.
  *
- *   maps      "rules" (LPM trie): the section's rules, then one RT rule
- *             per pinned address of a runtime entry (the ranges of every
- *             entry pinned to it merged); "blocked" (hash): the evidence.
+ *   maps      "rules" (LPM trie): the section's rules, then one ALLOW
+ *             rule per pinned address of a runtime entry (the ranges of
+ *             every entry pinned to it, and of the static rule covering
+ *             it, merged); "blocked" (hash): the evidence.
  *             Both frozen once filled: no syscall changes them again (the
  *             programs still add to "blocked").
  *   programs  the section's nine, each BPF_LD_IMM64 of a map number made
@@ -130,13 +131,18 @@ static void fill_rules(int fd, const struct net_ebpf *s,
 		if (map_op(BPF_MAP_UPDATE_ELEM, fd, k, bm, BPF_NOEXIST) < 0)
 			die_with_error("net: cgroup backend: rule %u", i);
 	}
-	/* a pinned address: its entries' ports added to what is there */
+	/*
+	 * A pinned address: an ALLOW rule of its own (the programs make one
+	 * lookup for both), holding its entries' ports and those of the rule
+	 * that held it before: the lookup of the whole address is the
+	 * longest match, the static rule covering it or the pin made before.
+	 */
 	for (i = 0; i < npins; i++) {
 		const struct ebpf_pin *p = &pins[i];
 
 		memset(key, 0, sizeof(key));
 		key[0] = (uint8_t)(32 + (p->v6 ? 128 : 32));
-		key[4] = p->v6 ? POLBIN_EBPF_K_RT6 : POLBIN_EBPF_K_RT4;
+		key[4] = p->v6 ? POLBIN_EBPF_K_ALLOW6 : POLBIN_EBPF_K_ALLOW4;
 		key[5] = p->proto;
 		memcpy(key + 8, p->a, p->v6 ? 16 : 4);
 		if (map_op(BPF_MAP_LOOKUP_ELEM, fd, key, bm, 0) < 0) {
