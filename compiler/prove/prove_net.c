@@ -488,10 +488,11 @@ static int ports(struct netq *q, const struct ir_port_range *r, uint32_t n,
 /*
  * The backend. Under the cgroup backend the box stays in the host's
  * network namespace (docs/EGRESS.md, "Where the two backends differ"): the
- * host's loopback on the listed ports at every 127.0.0.0/8 address, 0.0.0.0
- * and ::1 (the namespace's relay reaches 127.0.0.1 alone), the host's
- * abstract Unix sockets, inbound connections from allowed destinations to
- * a port the kernel picked. A policy may run there when it forces that
+ * host's loopback on the listed ports at every 127.0.0.0/8 address and
+ * 0.0.0.0 (the namespace's relay reaches 127.0.0.1 and ::1 alone), the
+ * host's abstract Unix sockets (where Landlock's scope does not hold the
+ * box), inbound connections from allowed destinations to a port the kernel
+ * picked. A policy may run there when it forces that
  * backend, or when the caller may ask for it (`auto`, with the programs in
  * the artifact: net filtered, or loopback ports); never under `backend
  * namespace`, nor a plain `net none`. NEW that may where OLD may not is
