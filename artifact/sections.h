@@ -366,7 +366,7 @@ enum polbin_net_rt_kind {
  *   makes from the ranges.
  *   Map "blocked" (POLBIN_EBPF_MAP_BLOCKED): a hash of
  *   POLBIN_EBPF_BLOCKED_SIZE entries, key { u8 family (4 or 6), u8 proto,
- *   u16 port (host order), u8 addr[16] }, value u64 count: what the box
+ *   u16 port (host order), u8 addr[16] }, value u64 (1): what the box
  *   tried and was refused, read by polexec after the box.
  */
 #define POLBIN_EBPF_VERSION	  1
