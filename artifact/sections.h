@@ -355,16 +355,18 @@ enum polbin_net_rt_kind {
  *   entries at every boundary), so the longest match is the only one.
  *   Kinds: ALLOW4/6 and DENY4/6 the policy's static entries; LOOP the
  *   host loopback ports (proto 6, prefix 0: every address of 127.0.0.0/8,
- *   0.0.0.0, ::1, ::); RT4/6 are polexec's, one per pinned address of a
- *   runtime entry (never in the section). A destination is allowed iff it
- *   is a loopback address and LOOP lists its port, or it is not one, no
- *   DENY rule holds it, and an ALLOW or RT rule does.
+ *   0.0.0.0, ::1, ::). polexec adds an ALLOW rule of its own for each
+ *   pinned address of a runtime entry (its ports, and those of the
+ *   static rule covering it); RT4/6 are never used (kept reserved). A
+ *   destination is allowed iff it is a loopback address and LOOP lists
+ *   its port, or it is not one, no DENY rule holds it, and an ALLOW rule
+ *   does.
  *   In the map, a rule's value is the bitmap of its ports
  *   (POLBIN_EBPF_MAP_VAL_LEN bytes, bit p of byte p / 8), which polexec
  *   makes from the ranges.
  *   Map "blocked" (POLBIN_EBPF_MAP_BLOCKED): a hash of
  *   POLBIN_EBPF_BLOCKED_SIZE entries, key { u8 family (4 or 6), u8 proto,
- *   u16 port (host order), u8 addr[16] }, value u64 count: what the box
+ *   u16 port (host order), u8 addr[16] }, value u64 (1): what the box
  *   tried and was refused, read by polexec after the box.
  */
 #define POLBIN_EBPF_VERSION	  1

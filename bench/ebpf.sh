@@ -11,11 +11,17 @@
 #   curl     200 requests to a web server on the namespace's 127.0.0.1, a
 #            connection each (HTTP/1.0), from a box whose policy lists the
 #            port as `loopback` (cgroup: the box connects itself; namespace:
-#            polexec's relay), and bare (CURL_RUNS runs)
+#            polexec's relay), and bare: CURL_RUNS rounds, each running
+#            the three once in a rotating order (paired: a burst of the
+#            other agents' load hits a round, not one of the three), the
+#            files written to a tmpfs of the bench's own mount namespace
+#            (on ext4 a quarter of curl's time was the inodes of the
+#            previous round's files, removed and made again)
 #   bulk     1 GiB from the same server over one connection to /dev/null
 #            (BULK_RUNS runs), the same three ways
 #
-# Medians and ratios, printed and kept in $B/bench/ebpf.txt. Timing is
+# Medians and ratios (curl: the median of each round's ratio to bare),
+# printed and kept in $B/bench/ebpf.txt. Timing is
 # reported, never asserted. Needs root (namespaces; CAP_BPF for the cgroup
 # backend).
 set -eu
@@ -39,8 +45,9 @@ bench_veth
 
 W=$(mktemp -d /tmp/polc-bench-ebpf.XXXXXX)
 SRV=
-trap 'kill $SRV 2>/dev/null; rm -rf "$W"' EXIT
+trap 'kill $SRV 2>/dev/null; umount "$W/run" 2>/dev/null; rm -rf "$W"' EXIT
 mkdir -p "$OUT" "$W/www" "$W/run"
+mount -t tmpfs -o size=16m tmpfs "$W/run"
 i=0
 while [ $i -lt 200 ]; do
 	echo "page $i" >"$W/www/p$i.txt"
@@ -87,16 +94,50 @@ hyperfine -N --style basic --warmup 10 --runs "$RUNS" \
 	--export-json "$OUT/ebpf-start.json" \
 	-n true /bin/true -n none "$POLEXEC $W/none.polbin -- /bin/true" \
 	-n cgroup "$CG /bin/true" -n namespace "$NS /bin/true" >/dev/null
-hyperfine --style basic --warmup 2 --runs "$CURL_RUNS" \
-	--export-json "$OUT/ebpf-curl.json" \
-	-n bare "$CURL" -n cgroup "$CG /bin/sh -c \"$CURL\"" \
-	-n namespace "$NS /bin/sh -c \"$CURL\"" >/dev/null
+# curl, paired: round r runs bare, cgroup, namespace starting at r % 3
+ns_now() { date +%s%N; }
+run_curl() {
+	case $1 in
+	bare) sh -c "$CURL" ;;
+	cgroup) $CG /bin/sh -c "$CURL" ;;
+	namespace) $NS /bin/sh -c "$CURL" ;;
+	esac >/dev/null
+}
+for n in bare cgroup namespace; do run_curl $n; done # warm-up
+: >"$OUT/ebpf-curl.txt"
+r=0
+while [ $r -lt "$CURL_RUNS" ]; do
+	case $((r % 3)) in
+	0) order="bare cgroup namespace" ;;
+	1) order="cgroup namespace bare" ;;
+	*) order="namespace bare cgroup" ;;
+	esac
+	for n in $order; do
+		t0=$(ns_now)
+		run_curl $n
+		t1=$(ns_now)
+		echo "$r $n $((t1 - t0))" >>"$OUT/ebpf-curl.txt"
+	done
+	r=$((r + 1))
+done
 hyperfine --style basic --warmup 1 --runs "$BULK_RUNS" \
 	--export-json "$OUT/ebpf-bulk.json" \
 	-n bare "$BULK" -n cgroup "$CG $BULK" -n namespace "$NS $BULK" \
 	>/dev/null
 
 ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END {
+	printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# curl_median NAME: its median in ms; curl_ratio NAME: the median of
+# each round's NAME / bare
+curl_median() {
+	awk -v n="$1" '$2 == n { print $3 / 1e6 }' "$OUT/ebpf-curl.txt" | median
+}
+curl_ratio() {
+	awk -v n="$1" '$2 == "bare" { b[$1] = $3 } $2 == n { t[$1] = $3 }
+		END { for (r in t) print t[r] / b[r] }' "$OUT/ebpf-curl.txt" |
+		median
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 {
 	echo "start of a box, median of $RUNS (ms):"
@@ -108,11 +149,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 	printf '  %-10s %s\n' none "$(peak_kib $POLEXEC "$W/none.polbin" -- /bin/true)" \
 		cgroup "$(peak_kib $CG /bin/true)" \
 		namespace "$(peak_kib $NS /bin/true)"
-	bare=$(hf_median "$OUT/ebpf-curl.json" bare)
-	echo "curl, 200 connections, median of $CURL_RUNS (ms; x bare):"
+	echo "curl, 200 connections, $CURL_RUNS paired rounds (median ms; median of the rounds' x bare):"
 	for n in bare cgroup namespace; do
-		m=$(hf_median "$OUT/ebpf-curl.json" $n)
-		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$m" "$bare")"
+		printf '  %-10s %s  %sx\n' $n "$(curl_median $n)" \
+			"$(curl_ratio $n)"
 	done
 	bare=$(hf_median "$OUT/ebpf-bulk.json" bare)
 	echo "1 GiB over one connection, median of $BULK_RUNS (ms; throughput x bare):"

@@ -65,82 +65,82 @@ struct {
 	__uint(max_entries, POLBIN_EBPF_BLOCKED_SIZE);
 } blocked SEC(".maps");
 
-/* An address, as the rules key it: IPv4 in a[0..3]. */
+/*
+ * A destination, as the rules key it: the key itself (prefixlen, proto
+ * and address set once; the kind set for each lookup), the port, and
+ * whether it is IPv6 (0 or 1: a kind's IPv6 twin is its IPv4 one + 1).
+ * IPv4 in the first 4 bytes of the address, the rest zero.
+ */
 struct dest {
-	int v6;
-	__u8 proto;
-	__u16 port; /* host order */
-	__u32 a[4]; /* network order */
+	struct rule_key k;
+	__u32 v6;
+	__u32 port; /* host order */
 };
 
 /* No loop: the verifier checks this once (port / 8 < 8192). */
-static __always_inline int ports_hold(const struct rule_ports *v, __u16 port)
+static __always_inline int ports_hold(const struct rule_ports *v, __u32 port)
 {
-	return v && (v->bits[port >> 3] >> (port & 7) & 1);
+	return v && (v->bits[(port & 0xffff) >> 3] >> (port & 7) & 1);
 }
 
-static __always_inline int rule_holds(const struct dest *d, __u8 kind)
+static __always_inline int lookup(struct dest *d, __u8 kind)
 {
-	struct rule_key k;
-	__u32 *a = (__u32 *)k.addr;
+	d->k.kind = kind;
+	return ports_hold(bpf_map_lookup_elem(&rules, &d->k), d->port);
+}
 
-	__builtin_memset(&k, 0, sizeof(k));
-	k.prefixlen = 32 + (d->v6 ? 128 : 32);
-	k.kind = kind;
-	k.proto = d->proto;
-	a[0] = d->a[0];
-	a[1] = d->a[1];
-	a[2] = d->a[2];
-	a[3] = d->a[3];
-	return ports_hold(bpf_map_lookup_elem(&rules, &k), d->port);
+static __always_inline __u32 word(const struct dest *d, int i)
+{
+	return ((const __u32 *)d->k.addr)[i];
 }
 
 /* 127.0.0.0/8 and 0.0.0.0 (which connects to 127.0.0.1), ::1 and ::. */
 static __always_inline int loopback(const struct dest *d)
 {
+	__u32 a0 = word(d, 0);
+
 	if (!d->v6)
-		return (bpf_ntohl(d->a[0]) >> 24) == 127 || d->a[0] == 0;
-	return d->a[0] == 0 && d->a[1] == 0 && d->a[2] == 0 &&
-	       (d->a[3] == 0 || d->a[3] == bpf_htonl(1));
+		return (a0 & 0xff) == 127 || a0 == 0;
+	return (a0 | word(d, 1) | word(d, 2)) == 0 &&
+	       (word(d, 3) == 0 || word(d, 3) == bpf_htonl(1));
 }
 
-static __always_inline int allowed(const struct dest *d)
+/*
+ * d->k.proto is TCP or UDP (the callers refuse any other before).
+ * Two lookups at most: a loopback address is judged by the LOOP rule
+ * alone; any other by the DENY rules, then the ALLOW ones (which hold
+ * the pinned addresses of names and ${VAR}s too: polexec adds each to
+ * the ports of the static rule that covers it).
+ */
+static __always_inline int allowed(struct dest *d)
 {
-	if (d->proto != IPPROTO_TCP && d->proto != IPPROTO_UDP)
-		return 0;
 	if (loopback(d))
-		return rule_holds(d, POLBIN_EBPF_K_LOOP);
-	if (rule_holds(d, d->v6 ? POLBIN_EBPF_K_DENY6 : POLBIN_EBPF_K_DENY4))
+		return lookup(d, POLBIN_EBPF_K_LOOP);
+	if (lookup(d, POLBIN_EBPF_K_DENY4 + d->v6))
 		return 0;
-	return rule_holds(d, d->v6 ? POLBIN_EBPF_K_ALLOW6
-				   : POLBIN_EBPF_K_ALLOW4) ||
-	       rule_holds(d, d->v6 ? POLBIN_EBPF_K_RT6 : POLBIN_EBPF_K_RT4);
+	return lookup(d, POLBIN_EBPF_K_ALLOW4 + d->v6);
 }
 
-/* The evidence: what the box tried and was refused. A full map takes no
- * more (polexec then says the list may be short). */
+/* The evidence: what the box tried and was refused (the first time of
+ * each; a full map takes no more, and polexec then says the list may be
+ * short). */
 static __always_inline void record(const struct dest *d)
 {
-	struct blocked_key k;
-	__u32 *a = (__u32 *)k.addr;
-	__u64 one = 1, *n;
+	struct blocked_key b;
+	__u64 one = 1;
+	__u32 *a = (__u32 *)b.addr;
 
-	__builtin_memset(&k, 0, sizeof(k));
-	k.family = d->v6 ? 6 : 4;
-	k.proto = d->proto;
-	k.port = d->port;
-	a[0] = d->a[0];
-	a[1] = d->a[1];
-	a[2] = d->a[2];
-	a[3] = d->a[3];
-	n = bpf_map_lookup_elem(&blocked, &k);
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	else
-		bpf_map_update_elem(&blocked, &k, &one, BPF_NOEXIST);
+	b.family = (__u8)(4 + 2 * d->v6);
+	b.proto = d->k.proto;
+	b.port = (__u16)d->port;
+	a[0] = word(d, 0);
+	a[1] = word(d, 1);
+	a[2] = word(d, 2);
+	a[3] = word(d, 3);
+	bpf_map_update_elem(&blocked, &b, &one, BPF_NOEXIST);
 }
 
-static __always_inline int judge(const struct dest *d)
+static __always_inline int judge(struct dest *d)
 {
 	if (allowed(d))
 		return 1;
@@ -148,42 +148,60 @@ static __always_inline int judge(const struct dest *d)
 	return 0;
 }
 
-/* The socket's protocol, as the rules know it. */
-static __always_inline __u8 sock_proto(__u32 type, __u32 protocol)
+/* A TCP or UDP socket: the only ones the rules judge (and the only ones
+ * sock_create lets the box make). */
+static __always_inline int tcp_udp(__u32 type, __u32 protocol)
 {
-	if (type == SOCK_STREAM && protocol == IPPROTO_TCP)
-		return IPPROTO_TCP;
-	if (type == SOCK_DGRAM && protocol == IPPROTO_UDP)
-		return IPPROTO_UDP;
-	return 0;
+	__u64 tp = (__u64)type << 32 | protocol; /* one word: fewer branches */
+
+	return tp == ((__u64)SOCK_STREAM << 32 | IPPROTO_TCP) ||
+	       tp == ((__u64)SOCK_DGRAM << 32 | IPPROTO_UDP);
+}
+
+static __always_inline void dest_init(struct dest *d, __u8 proto, __u32 v6)
+{
+	d->k.prefixlen = 32 + (v6 ? 128 : 32);
+	d->k.kind = 0;
+	d->k.proto = proto;
+	d->k.zero[0] = d->k.zero[1] = 0;
+	d->v6 = v6;
 }
 
 static __always_inline int addr4(struct bpf_sock_addr *ctx)
 {
-	struct dest d = {0};
+	struct dest d;
+	__u32 *a = (__u32 *)d.k.addr;
 
-	d.proto = sock_proto(ctx->type, ctx->protocol);
+	if (!tcp_udp(ctx->type, ctx->protocol))
+		return 0;
+	dest_init(&d, (__u8)ctx->protocol, 0);
 	d.port = bpf_ntohs((__u16)ctx->user_port);
-	d.a[0] = ctx->user_ip4;
+	a[0] = ctx->user_ip4;
+	a[1] = a[2] = a[3] = 0;
 	return judge(&d);
 }
 
 /* An IPv4-mapped address (::ffff:a.b.c.d) sends IPv4: judged as one. */
 static __always_inline int addr6(struct bpf_sock_addr *ctx)
 {
-	struct dest d = {0};
+	struct dest d;
+	__u32 *a = (__u32 *)d.k.addr;
+	__u32 a0 = ctx->user_ip6[0], a1 = ctx->user_ip6[1];
+	__u32 a2 = ctx->user_ip6[2], a3 = ctx->user_ip6[3];
+	int mapped = a0 == 0 && a1 == 0 && a2 == bpf_htonl(0xffff);
 
-	d.proto = sock_proto(ctx->type, ctx->protocol);
+	if (!tcp_udp(ctx->type, ctx->protocol))
+		return 0;
+	dest_init(&d, (__u8)ctx->protocol, !mapped);
 	d.port = bpf_ntohs((__u16)ctx->user_port);
-	d.a[0] = ctx->user_ip6[0];
-	d.a[1] = ctx->user_ip6[1];
-	d.a[2] = ctx->user_ip6[2];
-	d.a[3] = ctx->user_ip6[3];
-	if (d.a[0] == 0 && d.a[1] == 0 && d.a[2] == bpf_htonl(0xffff)) {
-		d.a[0] = d.a[3];
-		d.a[2] = d.a[3] = 0;
+	if (mapped) {
+		a[0] = a3;
+		a[1] = a[2] = a[3] = 0;
 	} else {
-		d.v6 = 1;
+		a[0] = a0;
+		a[1] = a1;
+		a[2] = a2;
+		a[3] = a3;
 	}
 	return judge(&d);
 }
@@ -193,7 +211,7 @@ static __always_inline int addr6(struct bpf_sock_addr *ctx)
 SEC("cgroup/sock_create")
 int sock_create(struct bpf_sock *sk)
 {
-	return sock_proto(sk->type, sk->protocol) != 0;
+	return tcp_udp(sk->type, sk->protocol);
 }
 
 /* connect(), and sendto/sendmsg with MSG_FASTOPEN and TCP_FASTOPEN_CONNECT,
@@ -248,36 +266,41 @@ int bind6(struct bpf_sock_addr *ctx)
 static __always_inline int packet(struct __sk_buff *skb, int egress,
 				  struct dest *d)
 {
-	__u16 ports[2];
-	__u32 off;
+	__u32 *a = (__u32 *)d->k.addr;
+	__u8 proto;
 
 	if (skb->protocol == bpf_htons(ETH_P_IP)) {
-		__u8 h[20];
+		__u32 h[6]; /* the header without options, then the ports */
 
 		if (bpf_skb_load_bytes(skb, 0, h, sizeof(h)))
 			return 0;
-		if (h[0] != 0x45 || ((h[6] & 0x1f) | h[7]) != 0)
+		/* version 4, 5 words (no options); no fragment offset */
+		if ((h[0] & 0xff) != 0x45 || (h[1] & bpf_htonl(0x1fff)) != 0)
 			return 0;
-		d->proto = h[9];
-		__builtin_memcpy(&d->a[0], h + (egress ? 16 : 12), 4);
-		off = 20;
+		proto = (__u8)(h[2] >> 8);
+		if (proto != IPPROTO_TCP && proto != IPPROTO_UDP)
+			return 0;
+		dest_init(d, proto, 0);
+		a[0] = h[egress ? 4 : 3];
+		a[1] = a[2] = a[3] = 0;
+		d->port = bpf_ntohs((__u16)(h[5] >> (egress ? 16 : 0)));
 	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
-		__u8 h[40];
+		__u32 h[11]; /* the fixed header, then the ports */
 
 		if (bpf_skb_load_bytes(skb, 0, h, sizeof(h)))
 			return 0;
-		d->v6 = 1;
-		d->proto = h[6];
-		__builtin_memcpy(d->a, h + (egress ? 24 : 8), 16);
-		off = 40;
+		proto = (__u8)(h[1] >> 16);
+		if (proto != IPPROTO_TCP && proto != IPPROTO_UDP)
+			return 0;
+		dest_init(d, proto, 1);
+		a[0] = h[egress ? 6 : 2];
+		a[1] = h[egress ? 7 : 3];
+		a[2] = h[egress ? 8 : 4];
+		a[3] = h[egress ? 9 : 5];
+		d->port = bpf_ntohs((__u16)(h[10] >> (egress ? 16 : 0)));
 	} else {
 		return 0;
 	}
-	if (d->proto != IPPROTO_TCP && d->proto != IPPROTO_UDP)
-		return 0;
-	if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)))
-		return 0;
-	d->port = bpf_ntohs(ports[egress ? 1 : 0]);
 	return 1;
 }
 
@@ -285,7 +308,7 @@ static __always_inline int packet(struct __sk_buff *skb, int egress,
 SEC("cgroup_skb/egress")
 int egress(struct __sk_buff *skb)
 {
-	struct dest d = {0};
+	struct dest d;
 
 	if (!packet(skb, 1, &d))
 		return 0;
@@ -296,7 +319,7 @@ int egress(struct __sk_buff *skb)
 SEC("cgroup_skb/ingress")
 int ingress(struct __sk_buff *skb)
 {
-	struct dest d = {0};
+	struct dest d;
 
 	return packet(skb, 0, &d) && allowed(&d);
 }

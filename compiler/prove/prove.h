@@ -84,6 +84,8 @@ enum prove_net_kind {
 	PROVE_NET_LOOPBACK, /* the host's 127.0.0.1:port/tcp */
 	PROVE_NET_BIND,	    /* bind port/tcp on the host's network */
 	PROVE_NET_HOSTNET,  /* the host's network itself (inbound, any proto) */
+	PROVE_NET_SHARED,   /* the host's network namespace, which the box
+			       stays in under the cgroup backend */
 };
 
 /*

@@ -341,6 +341,17 @@ int prove_net_allows(const struct ir_policy *p, const struct prove_net_point *d)
 	switch (d->kind) {
 	case PROVE_NET_HOSTNET:
 		return host;
+	case PROVE_NET_SHARED:
+		/* polexec may run it under the cgroup backend: forced, or
+		 * asked by the caller where the artifact has the programs
+		 * (net filtered, loopback ports), unless `backend
+		 * namespace` */
+		if (host)
+			return 1;
+		if (n->backend == IR_NET_BACKEND_NAMESPACE)
+			return 0;
+		return n->backend == IR_NET_BACKEND_CGROUP ||
+		       n->mode == IR_NET_FILTERED || n->nloopback > 0;
 	case PROVE_NET_BIND:
 		/* In a private namespace a bound port faces only the box. */
 		return host && host_port_ok(n, 1, d->port);

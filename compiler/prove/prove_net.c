@@ -485,6 +485,61 @@ static int ports(struct netq *q, const struct ir_port_range *r, uint32_t n,
 	return rc;
 }
 
+/*
+ * The backend. Under the cgroup backend the box stays in the host's
+ * network namespace (docs/EGRESS.md, "Where the two backends differ"): the
+ * host's loopback on the listed ports at every 127.0.0.0/8 address and
+ * 0.0.0.0 (the namespace's relay reaches 127.0.0.1 and ::1 alone), the
+ * host's abstract Unix sockets (where Landlock's scope does not hold the
+ * box), inbound connections from allowed destinations to a port the kernel
+ * picked. A policy may run there when it forces that
+ * backend, or when the caller may ask for it (`auto`, with the programs in
+ * the artifact: net filtered, or loopback ports); never under `backend
+ * namespace`, nor a plain `net none`. NEW that may where OLD may not is
+ * one finding.
+ */
+static int may_share_netns(const struct ir_policy *p)
+{
+	const struct ir_net *n = &p->net;
+
+	if (is_host(p))
+		return 1;
+	switch (n->backend) {
+	case IR_NET_BACKEND_NAMESPACE:
+		return 0;
+	case IR_NET_BACKEND_CGROUP:
+		return 1;
+	default:
+		return n->mode == IR_NET_FILTERED || n->nloopback != 0;
+	}
+}
+
+static const char *backend_str(const struct ir_policy *p)
+{
+	const struct ir_net *n = &p->net;
+
+	if (n->backend == IR_NET_BACKEND_CGROUP)
+		return "backend cgroup";
+	if (n->backend == IR_NET_BACKEND_NAMESPACE)
+		return "backend namespace";
+	return may_share_netns(p) ? "backend auto (--net-backend cgroup)"
+				  : "backend auto (no cgroup programs)";
+}
+
+static int backend(struct netq *q)
+{
+	struct prove_net_point d = {.kind = PROVE_NET_SHARED};
+
+	if (!may_share_netns(q->pv->nw) || may_share_netns(q->pv->old))
+		return PROVE_OK;
+	return report(q, &d,
+		      "the host's network namespace (cgroup backend: its "
+		      "loopback at every address on the listed ports, its "
+		      "abstract Unix sockets, inbound from allowed "
+		      "destinations)",
+		      backend_str(q->pv->nw), backend_str(q->pv->old));
+}
+
 static const char *mode_str(const struct ir_policy *p)
 {
 	if (!p->net.present)
@@ -545,6 +600,8 @@ int prove_net(struct prover *pv)
 			rc = ports(q, nn->loopback, nn->nloopback, 0, &q->Ao,
 				   PROVE_NET_LOOPBACK);
 		}
+		if (!rc)
+			rc = backend(q);
 		if (rc == PROVE_ENOMEM)
 			rc = prove_fail(pv, rc, "out of memory");
 	}

@@ -57,6 +57,7 @@ static struct {
 	char why[512];	       /* why no cgroup, for refusals and --doctor */
 	pid_t owner;	       /* polexec, whose cgroups these are */
 	char tag[32];	       /* their names' end: "PID-RANDOM" */
+	int born_v2;	       /* the child is cloned into the v2 one */
 	pid_t keeper;	       /* the keeper, while it runs */
 	int keeper_fd;	       /* the pipe's write end, while keeper > 0 */
 } C; /* zero-initialized: an initializer would put its 48 KiB in the file */
@@ -877,12 +878,18 @@ uint32_t cgroup_acquire(uint32_t want, uint64_t memory, uint64_t pids)
  * becomes and starts is counted there. "0" moves the writer itself (the
  * same in v1 and v2); the child is one thread (cg_open_procs).
  */
+void cgroup_born_inside(int yes)
+{
+	C.born_v2 = yes;
+}
+
 void cgroup_join(void)
 {
 	int i;
 
 	for (i = 0; i < C.ncg; i++)
-		if (write(C.cg[i].procs_fd, "0", 1) != 1)
+		if (!(C.born_v2 && C.cg[i].version == 2) &&
+		    write(C.cg[i].procs_fd, "0", 1) != 1)
 			die_with_error("child: join the box's cgroup %s",
 				       C.cg[i].box);
 }

@@ -34,7 +34,12 @@ int cgroup_open_v2(void);
 /* "cgroup-v2", "cgroup-v1", or NULL: the cgroup that holds bit. */
 const char *cgroup_tier(uint32_t bit);
 const char *cgroup_why(void);
-/* Child, first: joins each of the box's cgroups. */
+/* Parent, around the clone: 1 when the child is cloned into the v2 cgroup
+ * (CLONE_INTO_CGROUP, with the fd cgroup_open_v2 gave), which
+ * cgroup_join then leaves alone; 0 when that clone failed. */
+void cgroup_born_inside(int yes);
+/* Child, first: joins each of the box's cgroups (but a v2 one it was
+ * born in). */
 void cgroup_join(void);
 /* sig to every process in the box's cgroups. */
 void cgroup_signal(int sig);

@@ -4,9 +4,10 @@
  * docs/EGRESS.md, "The cgroup backend"), with raw bpf() calls: no libbpf
  * in polexec.
  *
- *   maps      "rules" (LPM trie): the section's rules, then one RT rule
- *             per pinned address of a runtime entry (the ranges of every
- *             entry pinned to it merged); "blocked" (hash): the evidence.
+ *   maps      "rules" (LPM trie): the section's rules, then one ALLOW
+ *             rule per pinned address of a runtime entry (the ranges of
+ *             every entry pinned to it, and of the static rule covering
+ *             it, merged); "blocked" (hash): the evidence.
  *             Both frozen once filled: no syscall changes them again (the
  *             programs still add to "blocked").
  *   programs  the section's nine, each BPF_LD_IMM64 of a map number made
@@ -15,6 +16,9 @@
  *             process, without capabilities or the program's fd), then
  *             their fds closed: the cgroup holds them, and removing it
  *             (cgroup.c, also its keeper after a SIGKILL) detaches them.
+ *             Four of them by a helper process at the same time as we do
+ *             the other five (load_all: the verifier is most of the cost,
+ *             and runs on the calling CPU).
  *
  * The box child joins that cgroup before anything else (child.c), so
  * every socket it makes is judged; and it gets a cgroup namespace rooted
@@ -24,10 +28,12 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -130,13 +136,18 @@ static void fill_rules(int fd, const struct net_ebpf *s,
 		if (map_op(BPF_MAP_UPDATE_ELEM, fd, k, bm, BPF_NOEXIST) < 0)
 			die_with_error("net: cgroup backend: rule %u", i);
 	}
-	/* a pinned address: its entries' ports added to what is there */
+	/*
+	 * A pinned address: an ALLOW rule of its own (the programs make one
+	 * lookup for both), holding its entries' ports and those of the rule
+	 * that held it before: the lookup of the whole address is the
+	 * longest match, the static rule covering it or the pin made before.
+	 */
 	for (i = 0; i < npins; i++) {
 		const struct ebpf_pin *p = &pins[i];
 
 		memset(key, 0, sizeof(key));
 		key[0] = (uint8_t)(32 + (p->v6 ? 128 : 32));
-		key[4] = p->v6 ? POLBIN_EBPF_K_RT6 : POLBIN_EBPF_K_RT4;
+		key[4] = p->v6 ? POLBIN_EBPF_K_ALLOW6 : POLBIN_EBPF_K_ALLOW4;
 		key[5] = p->proto;
 		memcpy(key + 8, p->a, p->v6 ? 16 : 4);
 		if (map_op(BPF_MAP_LOOKUP_ELEM, fd, key, bm, 0) < 0) {
@@ -186,17 +197,36 @@ static const struct {
 			     "ingress"},
 };
 
-/* The verifier's last words, for a refusal. */
+/* Why a program did not load or attach: for the refusal. */
+struct failure {
+	uint32_t hook;
+	int err;
+	char step[8];  /* "load" or "attach" */
+	char why[240]; /* the verifier's last line, for a load */
+};
+
+/* The verifier's words, for a refusal. */
 static char vlog[4096];
 
-static void load_attach(const struct net_ebpf *s, uint32_t h,
-			const int maps[POLBIN_EBPF_NMAPS], int cgfd)
+/* Loads hook h (its maps' fds in place) and attaches it to the cgroup at
+ * cgfd with BPF_F_ALLOW_MULTI; 0, or -1 with *f filled. Never dies: the
+ * helper process of ebpf_install runs it too. */
+static int load_attach(const struct net_ebpf *s, uint32_t h,
+		       const int maps[POLBIN_EBPF_NMAPS], int cgfd,
+		       struct failure *f)
 {
-	struct bpf_insn *in = xcalloc(s->ninsn[h], sizeof(*in));
+	struct bpf_insn *in = calloc(s->ninsn[h], sizeof(*in));
 	union bpf_attr a;
 	uint32_t i;
 	int fd;
 
+	memset(f, 0, sizeof(*f));
+	f->hook = h;
+	if (!in) {
+		f->err = ENOMEM;
+		memcpy(f->step, "load", 5);
+		return -1;
+	}
 	memcpy(in, s->prog[h], s->ninsn[h] * sizeof(*in));
 	/* artifact.c checked every map load: its number is below NMAPS */
 	for (i = 0; i < s->ninsn[h]; i++)
@@ -217,37 +247,120 @@ static void load_attach(const struct net_ebpf *s, uint32_t h,
 		a.log_level = 1;
 		fd = (int)sys_bpf(BPF_PROG_LOAD, &a);
 	}
-	free(in);
 	if (fd < 0) {
-		int e = errno;
 		size_t n = strnlen(vlog, sizeof(vlog) - 1);
 		char *last;
 
+		f->err = errno;
 		vlog[n] = '\0';
 		while (n && vlog[n - 1] == '\n')
 			vlog[--n] = '\0';
 		last = strrchr(vlog, '\n');
-		errno = e;
-		die_with_error("net: cgroup backend: load %s (%s)",
-			       hooks[h].name, last ? last + 1 : vlog);
+		memcpy(f->step, "load", 5);
+		strncpy(f->why, last ? last + 1 : vlog, sizeof(f->why) - 1);
+		free(in);
+		return -1;
 	}
+	free(in);
 	memset(&a, 0, sizeof(a));
 	a.target_fd = (uint32_t)cgfd;
 	a.attach_bpf_fd = (uint32_t)fd;
 	a.attach_type = hooks[h].attach;
 	a.attach_flags = BPF_F_ALLOW_MULTI;
-	if (sys_bpf(BPF_PROG_ATTACH, &a) < 0)
-		die_with_error("net: cgroup backend: attach %s to the box's "
-			       "cgroup",
-			       hooks[h].name);
+	if (sys_bpf(BPF_PROG_ATTACH, &a) < 0) {
+		f->err = errno;
+		memcpy(f->step, "attach", 7);
+		close(fd);
+		return -1;
+	}
 	close(fd);
+	return 0;
+}
+
+static void refuse(const struct failure *f)
+{
+	errno = f->err;
+	if (f->step[0] == 'h')
+		die_with_error("net: cgroup backend: the helper process "
+			       "loading programs died");
+	if (f->step[0] == 'a')
+		die_with_error(
+		    "net: cgroup backend: attach %s to the box's "
+		    "cgroup",
+		    hooks[f->hook < POLBIN_EBPF_NPROG ? f->hook : 0].name);
+	die_with_error("net: cgroup backend: load %s (%s)",
+		       hooks[f->hook < POLBIN_EBPF_NPROG ? f->hook : 0].name,
+		       f->why);
+}
+
+/*
+ * The verifier is most of the cost of a start under this backend (1.5 of
+ * 2.3 ms here), and it runs on the calling CPU: so a helper process
+ * (fork: its own copy of our memory, the maps' and the cgroup's fds)
+ * loads and attaches these hooks while we do the others, about half the
+ * verifier's work each. What it could not do it says through a pipe;
+ * we refuse after both halves are done (a half attached is no box: the
+ * cgroup is removed with everything on it).
+ */
+#define HELPER_HOOKS                                                           \
+	(1u << POLBIN_EBPF_CONNECT6 | 1u << POLBIN_EBPF_SENDMSG6 |             \
+	 1u << POLBIN_EBPF_INGRESS | 1u << POLBIN_EBPF_BIND4)
+
+static void load_all(const struct net_ebpf *s,
+		     const int maps[POLBIN_EBPF_NMAPS], int cgfd)
+{
+	struct failure f, hf;
+	int p[2] = {-1, -1}, failed = 0;
+	uint32_t h, mine = ~0u;
+	pid_t pid = -1;
+
+	if (pipe2(p, O_CLOEXEC) == 0 && (pid = fork()) == 0) {
+		/* the helper: one record, err 0 when all went well */
+		close(p[0]);
+		memset(&f, 0, sizeof(f));
+		for (h = 0; h < POLBIN_EBPF_NPROG; h++)
+			if ((HELPER_HOOKS >> h & 1) &&
+			    load_attach(s, h, maps, cgfd, &f) < 0)
+				break;
+		_exit(write(p[1], &f, sizeof(f)) == (ssize_t)sizeof(f) ? 0 : 1);
+	}
+	if (pid > 0)
+		mine = ~HELPER_HOOKS;
+	if (p[1] >= 0)
+		close(p[1]);
+	/* no helper (no pipe, no fork): all of them here */
+	for (h = 0; h < POLBIN_EBPF_NPROG && !failed; h++)
+		if ((mine >> h & 1) && load_attach(s, h, maps, cgfd, &f) < 0)
+			failed = 1;
+	if (pid > 0) {
+		ssize_t n;
+
+		/* its record, or nothing when it died before writing it */
+		while ((n = read(p[0], &hf, sizeof(hf))) < 0 && errno == EINTR)
+			;
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		if (!failed && (n != (ssize_t)sizeof(hf) || hf.err != 0)) {
+			if (n == (ssize_t)sizeof(hf)) {
+				f = hf;
+			} else {
+				memset(&f, 0, sizeof(f));
+				f.err = ECHILD;
+				memcpy(f.step, "helper", 7);
+			}
+			failed = 1;
+		}
+	}
+	if (p[0] >= 0)
+		close(p[0]);
+	if (failed)
+		refuse(&f);
 }
 
 void ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
 		  uint32_t npins, int cgfd)
 {
 	int maps[POLBIN_EBPF_NMAPS];
-	uint32_t h;
 
 	maps[POLBIN_EBPF_MAP_RULES] = map_create(
 	    BPF_MAP_TYPE_LPM_TRIE, POLBIN_EBPF_KEY_LEN, POLBIN_EBPF_MAP_VAL_LEN,
@@ -259,8 +372,7 @@ void ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
 	fill_rules(maps[POLBIN_EBPF_MAP_RULES], s, pins, npins);
 	freeze(maps[POLBIN_EBPF_MAP_RULES], "rules");
 	freeze(maps[POLBIN_EBPF_MAP_BLOCKED], "blocked");
-	for (h = 0; h < POLBIN_EBPF_NPROG; h++)
-		load_attach(s, h, maps, cgfd);
+	load_all(s, maps, cgfd);
 	close(maps[POLBIN_EBPF_MAP_RULES]);
 	E.blocked = maps[POLBIN_EBPF_MAP_BLOCKED];
 }

@@ -3,7 +3,7 @@
 # section, so the box sees /usr and /lib. glibc's getaddrinfo goes through
 # nsswitch, as the box's ordinary programs do.
 
-NET_PROGS := netserve netprobe
+NET_PROGS := netserve netprobe bpffail
 NET_BINS  := $(addprefix $(B)/tests/net/,$(NET_PROGS))
 TEST_BINS += $(NET_BINS)
 tests: $(NET_BINS)

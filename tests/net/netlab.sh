@@ -20,7 +20,8 @@
 # it ends the kernel kills whatever it started.
 #
 # Uses say (tests/lib.sh), SHARED (a folder every uid can read, holding
-# bin/netprobe and bin/netserve: netlab_shared makes it) and SCRATCH.
+# bin/netprobe, bin/netserve and bin/bpffail: netlab_shared makes it) and
+# SCRATCH.
 
 SERVER_SECS=${NET_SERVER_SECS:-300}
 
@@ -181,7 +182,8 @@ netlab_shared() {
 	SHARED=$(mktemp -d "/tmp/polc-$1.XXXXXX") || return 1
 	chmod 755 "$SHARED"
 	mkdir -p "$SHARED/bin" "$SHARED/art" "$SHARED/net" || return 1
-	for f in polexec polc tests/net/netprobe tests/net/netserve; do
+	for f in polexec polc tests/net/netprobe tests/net/netserve \
+		tests/net/bpffail; do
 		if [ ! -x "$B/$f" ]; then
 			say "$1: $B/$f is missing: run make first"
 			return 1

@@ -1194,6 +1194,85 @@ t_cgroup_ways_around_connect() {
 			"$(outside tcp 0.0.0.0 $LO_OK)" "lo:$LO_OK/tcp"
 }
 
+# TCP Fast Open the other way (TCP_FASTOPEN_CONNECT: connect sends
+# nothing, the first write sends the SYN with the data) and MPTCP (whose
+# subflows the kernel makes), each to unlisted destinations of h1: refused
+# or filtered under either backend. TFO to the listed port is reached.
+# The cgroup backend refuses MPTCP at socket() (sock_create), even to a
+# listed destination; the namespace backend filters its packets as TCP.
+# Twins: the same probes outside reach h1:80.
+t_filtered_tfo_connect_mptcp() {
+	boxp "$ART/filtered.polbin" -- "tfoc $H1 8080" "tfoc $H1 80" \
+		"tfoc $H1_6 80" "mptcp $H1 80" "mptcp $H1_6 80" \
+		"mptcp $H1 8080" || return 1
+	reached "TFO connect, allowed" "tfoc $H1 8080" "h1:8080/tcp" &&
+		blocked "TFO connect to h1:80" "tfoc $H1 80" &&
+		blocked "TFO connect to [h1]:80" "tfoc $H1_6 80" &&
+		blocked "MPTCP to h1:80" "mptcp $H1 80" &&
+		blocked "MPTCP to [h1]:80" "mptcp $H1_6 80" &&
+		expect_filtered_record || return 1
+	if [ "${NET_BACKEND:-}" = cgroup ]; then
+		# connect4 judges the connect of TCP_FASTOPEN_CONNECT (EPERM
+		# there; the egress program alone would only drop the SYN)
+		expect "TFO connect refused at connect()" \
+			"$(res "tfoc $H1 80")" "errno=EPERM" &&
+			expect "MPTCP refused at socket()" \
+				"$(res "mptcp $H1 80")" "errno=EPERM (socket)" &&
+			expect "MPTCP refused at socket(), allowed too" \
+				"$(res "mptcp $H1 8080")" "errno=EPERM (socket)" &&
+			expect_in_blocked "$H1:80/tcp" "[$H1_6]:80/tcp" || return 1
+	else
+		reached "MPTCP to the allowed" "mptcp $H1 8080" "h1:8080/tcp" ||
+			return 1
+	fi
+	expect "twin: TFO connect to h1:80 outside" \
+		"$(outside tfoc $H1 80)" "h1:80/tcp" &&
+		expect "twin: MPTCP to h1:80 outside" \
+			"$(outside mptcp $H1 80)" "h1:80/tcp" &&
+		expect "twin: MPTCP to [h1]:80 outside" \
+			"$(outside mptcp $H1_6 80)" "h1:80/tcp"
+}
+
+# A cgroup backend that cannot be installed refuses the box: each bpf()
+# command polexec needs (map create 0, update 2, program load 5, attach 8,
+# freeze 22) made to fail with EACCES by a seccomp filter around polexec
+# (bpffail): exit 125, the command never ran, the refusal names the step,
+# and the box's cgroup is gone. No policy falls back to the namespace:
+# `auto` never takes the cgroup backend, and a forced one that cannot be
+# had is a refusal (docs/EGRESS.md, "Fail closed").
+t_cgroup_install_failure_refuses() {
+	printf '#!/bin/sh\necho $$ >"%s/pid"\nexec "%s/bpffail" "$FAILCMD" "$@"\n' \
+		"$T" "$BIN" >"$T/wrap"
+	chmod +x "$T/wrap"
+	WRAP=$T/wrap
+	for FAILCMD in 0 2 5 8 22; do
+		export FAILCMD
+		rm -f "$T/pid"
+		refusal "$ART/filtered.polbin" || { WRAP=; return 1; }
+		case $FAILCMD in
+		0) step='create the map' ;;
+		2) step='rule 0' ;;
+		5) step='load sock_create' ;;
+		8) step='attach sock_create' ;;
+		22) step='freeze the map' ;;
+		esac
+		expect_match "bpf cmd $FAILCMD: names the step" "$ERR" \
+			"net: cgroup backend: $step.*Permission denied" &&
+			expect "bpf cmd $FAILCMD: no cgroup left" \
+				"$(ls -d /sys/fs/cgroup/unified/polexec-"$(cat "$T/pid")"-* \
+					2>/dev/null)" "" || { WRAP=; return 1; }
+	done
+	# twin: the same wrapper failing a command polexec never sends
+	# (BPF_OBJ_PIN, 6): the box runs
+	FAILCMD=6
+	boxp "$ART/filtered.polbin" -- "tcp $H1 8080"
+	rc=$?
+	WRAP=
+	unset FAILCMD
+	[ $rc -eq 0 ] || return 1
+	reached "twin: bpffail 6, the box ran" "tcp $H1 8080" "h1:8080/tcp"
+}
+
 # The box's own cgroup: the one whose cgroup.procs lists the box's shell
 # (its pid is the same in the box and here: no view, no pid namespace).
 box_cgroup_script='for d in /sys/fs/cgroup/unified/polexec-*; do
@@ -1414,6 +1493,7 @@ t_no_pasta_left_behind
 t_unprivileged_needs_tun
 t_backend_forced
 t_outside_socket_refused
+t_filtered_tfo_connect_mptcp
 "
 
 # The root pass's second round, NET_BACKEND=cgroup: the egress tests that
@@ -1431,6 +1511,8 @@ t_backend_forced
 t_outside_socket_refused
 t_std_fd_sockets
 t_cgroup_ways_around_connect
+t_filtered_tfo_connect_mptcp
+t_cgroup_install_failure_refuses
 t_cgroup_box_cannot_undo
 t_cgroup_loopback_ports
 t_cgroup_listen_serves_nobody

@@ -126,6 +126,7 @@ struct dart {
 	struct dm_port_range ports[DM_MAX_PORTS];
 	/* NET and NFT: net_mode -1 without a NET section (the host's) */
 	int net_mode;
+	int ebpf; /* an EBPF section: polexec may take the cgroup backend */
 	uint32_t nloop, nrt;
 	struct dm_port_range loop[DM_MAX_LOOP];
 	struct dm_runtime rt[DM_MAX_RT];
@@ -184,7 +185,13 @@ int dm_view_refuses(const struct dart *a, const struct dm_world *w);
 int dm_own_at(const struct dart *a, const char *p, uint64_t *size,
 	      uint32_t *rights);
 
-enum dm_net_kind { DM_NET_ADDR, DM_NET_LOOPBACK, DM_NET_BIND, DM_NET_HOSTNET };
+enum dm_net_kind {
+	DM_NET_ADDR,
+	DM_NET_LOOPBACK,
+	DM_NET_BIND,
+	DM_NET_HOSTNET,
+	DM_NET_SHARED, /* the host's namespace, under the cgroup backend */
+};
 
 struct dm_net_point {
 	int kind;

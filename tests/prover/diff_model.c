@@ -526,17 +526,10 @@ int dart_load(struct dart *a, const uint8_t *buf, size_t len, char *err,
 	      size_t errlen)
 {
 	static const uint32_t known[] = {
-	    POLBIN_SEC_IR,
-	    POLBIN_SEC_META,
-	    POLBIN_SEC_SECCOMP,
-	    POLBIN_SEC_LANDLOCK,
-	    POLBIN_SEC_NFT,
-	    POLBIN_SEC_LIMITS,
-	    POLBIN_SEC_ENV,
-	    POLBIN_SEC_NET,
-	    POLBIN_SEC_VIEW,
-	    POLBIN_SEC_NOEXEC,
-	    0,
+	    POLBIN_SEC_IR,	 POLBIN_SEC_META, POLBIN_SEC_SECCOMP,
+	    POLBIN_SEC_LANDLOCK, POLBIN_SEC_NFT,  POLBIN_SEC_LIMITS,
+	    POLBIN_SEC_ENV,	 POLBIN_SEC_NET,  POLBIN_SEC_VIEW,
+	    POLBIN_SEC_NOEXEC,	 POLBIN_SEC_EBPF, 0,
 	};
 	const struct polbin_section *s;
 
@@ -567,6 +560,7 @@ int dart_load(struct dart *a, const uint8_t *buf, size_t len, char *err,
 			errlen) ||
 	    load_env(a, polbin_find(&a->pb, POLBIN_SEC_ENV), err, errlen))
 		return -1;
+	a->ebpf = polbin_find(&a->pb, POLBIN_SEC_EBPF) != NULL;
 	return 0;
 }
 
@@ -1100,6 +1094,8 @@ int dm_net_reaches(const struct dart *a, const struct dm_net_point *p)
 	switch (p->kind) {
 	case DM_NET_HOSTNET:
 		return host;
+	case DM_NET_SHARED:
+		return host || a->ebpf;
 	case DM_NET_BIND:
 		/* inside the box's own namespace a port faces the box */
 		return host && ll_port(a, POLBIN_LL_NET_BIND, p->port);

@@ -776,6 +776,9 @@ static int gt_net(const struct side *o, const struct side *n, char *ex,
 	p.kind = DM_NET_HOSTNET;
 	if ((r = net_excess(o, n, &p, ex, exlen)))
 		return r;
+	p.kind = DM_NET_SHARED;
+	if ((r = net_excess(o, n, &p, ex, exlen)))
+		return r;
 	for (unsigned k = 0; k < np; k++) {
 		p.port = ports[k];
 		p.proto = 6;
@@ -1031,6 +1034,7 @@ static int replay_net(const struct side *o, const struct side *n,
 	p.kind = f->net.kind == PROVE_NET_ADDR	     ? DM_NET_ADDR
 		 : f->net.kind == PROVE_NET_LOOPBACK ? DM_NET_LOOPBACK
 		 : f->net.kind == PROVE_NET_BIND     ? DM_NET_BIND
+		 : f->net.kind == PROVE_NET_SHARED   ? DM_NET_SHARED
 						     : DM_NET_HOSTNET;
 	p.family = f->net.family == IR_ADDR_V6 ? 6 : 4;
 	p.proto = f->net.proto ? f->net.proto : 6;

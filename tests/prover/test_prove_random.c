@@ -735,6 +735,10 @@ static int t_net(const struct ir_policy *p, const struct prove_net_point *d)
 
 	if (d->kind == PROVE_NET_HOSTNET)
 		return host;
+	if (d->kind == PROVE_NET_SHARED) /* may run under the cgroup backend */
+		return host || (n->backend != IR_NET_BACKEND_NAMESPACE &&
+				(n->backend == IR_NET_BACKEND_CGROUP ||
+				 n->mode == IR_NET_FILTERED || n->nloopback));
 	if (d->kind == PROVE_NET_BIND)
 		return host && t_host_port(n, 1, d->port);
 	if (d->kind == PROVE_NET_LOOPBACK)
@@ -787,6 +791,9 @@ static int brute_net(const struct ir_policy *o, const struct ir_policy *nw)
 	size_t nn = 1;
 
 	d.kind = PROVE_NET_HOSTNET;
+	if (t_net(nw, &d) && !t_net(o, &d))
+		return 1;
+	d.kind = PROVE_NET_SHARED;
 	if (t_net(nw, &d) && !t_net(o, &d))
 		return 1;
 	for (int k = 0; k < 2; k++) {

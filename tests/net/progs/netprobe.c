@@ -49,6 +49,12 @@
 //                      flush the host's ruleset.
 //   tfo HOST PORT      TCP Fast Open: sendto(MSG_FASTOPEN) to HOST:PORT
 //                      on an unconnected socket, print the server's line
+//   tfoc HOST PORT     TCP Fast Open the other way: TCP_FASTOPEN_CONNECT
+//                      set, connect (which sends nothing yet), then write:
+//                      the server's line
+//   mptcp HOST PORT    socket(IPPROTO_MPTCP) connected to HOST:PORT: the
+//                      server's line, or the errno ("errno=E... (socket)"
+//                      when the socket itself was refused)
 //   udpto HOST PORT    unconnected UDP: sendto, then the reply
 //   fdtcp FD HOST PORT connect the socket at FD (handed in from outside)
 //   bpfdetach DIR      BPF_PROG_DETACH of the connect4 programs of the
@@ -382,6 +388,41 @@ static int probe_tfo(const char *host, const char *port)
 		return fail_errno(errno);
 	if (sendto(fd, "hi\n", 3, MSG_FASTOPEN, ai->ai_addr, ai->ai_addrlen) <
 	    0)
+		return fail_errno(errno);
+	return read_token(fd);
+}
+
+static int probe_tfoc(const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	int one = 1;
+	if (!ai)
+		return 1;
+	int fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return fail_errno(errno);
+	if (setsockopt(fd, IPPROTO_TCP, 30 /* TCP_FASTOPEN_CONNECT */, &one,
+		       sizeof(one)) < 0)
+		return fail_errno(errno);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	if (write(fd, "hi\n", 3) < 0)
+		return fail_errno(errno);
+	return read_token(fd);
+}
+
+static int probe_mptcp(const char *host, const char *port)
+{
+	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
+	if (!ai)
+		return 1;
+	int fd = socket(ai->ai_family, SOCK_STREAM, 262 /* IPPROTO_MPTCP */);
+	if (fd < 0) {
+		const char *n = strerrorname_np(errno);
+		printf("%s: errno=%s (socket)\n", what, n ? n : "?");
+		return 1;
+	}
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
 		return fail_errno(errno);
 	return read_token(fd);
 }
@@ -829,6 +870,10 @@ int main(int argc, char **argv)
 		return probe_nftdel(argv[2], argv[3]);
 	if (strcmp(c, "tfo") == 0 && argc == 4)
 		return probe_tfo(argv[2], argv[3]);
+	if (strcmp(c, "tfoc") == 0 && argc == 4)
+		return probe_tfoc(argv[2], argv[3]);
+	if (strcmp(c, "mptcp") == 0 && argc == 4)
+		return probe_mptcp(argv[2], argv[3]);
 	if (strcmp(c, "udpto") == 0 && argc == 4)
 		return probe_udpto(argv[2], argv[3]);
 	if (strcmp(c, "fdtcp") == 0 && argc == 5)
