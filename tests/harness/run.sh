@@ -116,11 +116,12 @@ mount --bind "$S/resolv.conf" /etc/resolv.conf || fatal "resolv.conf"
 
 # --- helpers ---------------------------------------------------------------
 
-# The policies: recipe A's files of docs/AGENTS.md as they are
-# (docs/recipes: the preset, its provider, net filtered, a workspace,
-# PATH), and the twin beside this script.
-for p in "$ROOT"/docs/recipes/claude-code.pol "$ROOT"/docs/recipes/codex.pol \
-	"$HERE"/*.pol; do
+# The policies: the recipes' files of docs/AGENTS.md as they are
+# (docs/recipes: A, the harness under its preset, its provider or a
+# loopback port, a workspace, PATH; B, its commands under std/shell), and
+# the twin beside this script. $S is readable by uid 65534's sessions.
+chmod 755 "$S" || fatal "chmod $S"
+for p in "$ROOT"/docs/recipes/*.pol "$HERE"/*.pol; do
 	n=${p##*/}
 	"$B/polc" build "$p" -o "$S/${n%.pol}.polbin" >"$S/${n%.pol}.log" 2>&1 ||
 		fatal "polc build $p: $(cat "$S/${n%.pol}.log")"
@@ -257,15 +258,34 @@ t_unlisted_destination_recorded() {
 
 # A failed test shows the last box's stderr.
 box_stderr() {
-	[ -s "$T/stderr" ] || return 0
-	say "    the box's stderr:"
-	head -n 20 "$T/stderr" | sed 's/^/      /'
+	if [ -s "$T/stderr" ]; then
+		say "    the box's stderr:"
+		head -n 20 "$T/stderr" | sed 's/^/      /'
+	fi
+	# a session's: what the mock answered and the tool results it got
+	[ -s "$T/mock/requests.log" ] || return 0
+	say "    the mock's log and the tool results:"
+	head -n 20 "$T/mock/requests.log" | sed 's/^/      /'
+	head -c 2000 "$T/mock/results.jsonl" 2>/dev/null | sed 's/^/      /'
 }
+
+# The sessions (sessions.sh): each as root and as uid 65534.
+# shellcheck source=sessions.sh
+. "$HERE/sessions.sh"
+SESSIONS="t_session_claude_a t_session_codex_a t_session_claude_b
+t_session_codex_b t_soak_claude_b"
+for t in $SESSIONS; do
+	for who in 0 65534; do
+		eval "${t}_as_$who() { WHO=$who $t; }"
+	done
+done
 
 SCRATCH=$S
 for t in ${HARNESS_ONLY:-t_claude_version t_claude_help t_codex_version \
 	t_codex_help t_without_the_grant_it_fails \
-	t_unlisted_destination_recorded}; do
+	t_unlisted_destination_recorded $(for s in $SESSIONS; do
+		printf '%s_as_0 %s_as_65534 ' "$s" "$s"
+	done)}; do
 	in_scratch "$t" box_stderr
 done
 [ -n "$failures" ] && say "failed:$failures"
