@@ -273,7 +273,7 @@ box_stderr() {
 # shellcheck source=sessions.sh
 . "$HERE/sessions.sh"
 SESSIONS="t_session_claude_a t_session_codex_a t_session_claude_b
-t_session_codex_b t_soak_claude_b"
+t_session_codex_b t_soak_claude_b t_session_claude_c"
 for t in $SESSIONS; do
 	for who in 0 65534; do
 		eval "${t}_as_$who() { WHO=$who $t; }"
@@ -283,7 +283,7 @@ done
 SCRATCH=$S
 for t in ${HARNESS_ONLY:-t_claude_version t_claude_help t_codex_version \
 	t_codex_help t_without_the_grant_it_fails \
-	t_unlisted_destination_recorded $(for s in $SESSIONS; do
+	t_unlisted_destination_recorded t_recipe_c_boundary $(for s in $SESSIONS; do
 		printf '%s_as_0 %s_as_65534 ' "$s" "$s"
 	done)}; do
 	in_scratch "$t" box_stderr

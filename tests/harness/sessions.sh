@@ -179,10 +179,13 @@ probe_ok() {
 		expect_nomatch "$1: the key in a tool result" "$(results)" "$KEY"
 }
 
-# records_ok DESC MIN: at least MIN run records in $T/rec, each valid,
-# each with no denial and none dropped (the probe's refusals are the
-# view's: a path that is not there, a read-only mount, no layer's denial).
+# records_ok DESC MIN [EXPECTED]: at least MIN run records in $T/rec,
+# each valid, each with no denial and none dropped (the probe's refusals
+# are the view's: a path that is not there, a read-only mount, no layer's
+# denial) but those matching the pattern EXPECTED (grep -E, on lines
+# "LAYER CALL ACTION").
 records_ok() {
+	ro_x=${3:-^$}
 	ro_n=0
 	for ro_r in "$T"/rec/*.json; do
 		[ -f "$ro_r" ] || continue
@@ -190,8 +193,8 @@ records_ok() {
 		schema_check run-record "$ro_r" ||
 			{ say "    FAIL: $1: ${ro_r##*/}: $SC_INVALID"; return 1; }
 		expect "$1: ${ro_r##*/}: denials" \
-			"$(jq -c '[.denials[]? | "\(.layer) \(.call // .destination // .path) \(.action)"]' "$ro_r")" \
-			'[]' &&
+			"$(jq -r '.denials[]? | "\(.layer) \(.call // .destination // .path) \(.action)"' "$ro_r" |
+				grep -Ev "$ro_x")" "" &&
 			expect "$1: ${ro_r##*/}: denials dropped" \
 				"$(jq -r '.denials_dropped // 0' "$ro_r")" 0 || return 1
 	done
@@ -317,4 +320,68 @@ t_soak_claude_b() {
 	say "    soak as uid $WHO, time per tool call (the mock's, call sent to result back):"
 	say "      boxed (recipe B, the shim): $(per_call_times "$T/boxed.jsonl")"
 	say "      unboxed (/bin/bash):        $(per_call_times "$T/mock/results.jsonl")"
+}
+
+# --- recipe C: the harness in a box, each command in a box inside it -----
+
+# What the inner polexec tries, and the outer box refuses as its policy
+# says, as the inner expects (the ladder's trials: a user namespace, the
+# observer's userfaultfd and seccomp listener, root's netlink probe).
+INNER_TRIALS='^seccomp (unshare\(CLONE_NEWUSER\)|userfaultfd\(|seccomp\(1, SECCOMP_FILTER_FLAG_NEW_LISTENER|socket\(AF_NETLINK, )'
+
+# polexec and the shim in a folder the outer box grants (POLEXEC_DIR)
+inner_bin() {
+	mkdir -p "$S/bin" && cp "$B/polexec" "$ROOT/contrib/polexec-sh" "$S/bin/" &&
+		ln -sf polexec-sh "$S/bin/polexec-bash"
+}
+
+# recipe C's probe: recipe A's, then the key's places: the environment
+# of the inner polexec ($PPID: the harness's, the key in it) and of each
+# process the box shows in /proc, the harness's config, its key file
+probe_c() {
+	printf "%s\n" "$(probe | sed 's/; echo end-{n}$//'); cat $T/home/.claude/settings.json $T/key; cat /proc/\$PPID/environ; for e in /proc/[0-9]*/environ; do tr '\\0' '\\n' <\$e; done; echo end-{n}"
+}
+
+t_session_claude_c() {
+	session_setup "$WHO" && inner_bin && mock_start 1 "$(probe_c)" || return 1
+	echo '{}' >"$T/home/.claude/settings.json"
+	# shellcheck disable=SC2046
+	harness WORKSPACE="$T/ws" CLAUDE_CODE_DIR="$NM/@anthropic-ai" \
+		POLEXEC_DIR="$S/bin" COMMANDS_POLBIN="$S/commands-inner.polbin" -- \
+		"$B/polexec" --record "$T/rec/harness.json" \
+		"$S/claude-code-outer.polbin" -- $(claude_cmd)
+	mock_stop
+	cc_res=$(results | jq -r .text)
+	session_ok "claude, recipe C" 1 &&
+		probe_ok "claude, recipe C" &&
+		records_ok "claude, recipe C" 1 "$INNER_TRIALS" &&
+		expect "claude, recipe C: the outer box refused the inner's namespace" \
+			"$(jq -r '.denials[]? | "\(.layer) \(.call) \(.action)"' \
+				"$T/rec/harness.json" | grep -c '^seccomp unshare(CLONE_NEWUSER)')" 1 &&
+		expect_match "claude, recipe C: the inner box says why" "$cc_res" \
+			'^polexec: warning: view: no user namespace inside the outer polexec box: .*polexec runs inside another polexec box, whose policy refuses' &&
+		expect_nomatch "claude, recipe C: nothing blames a container" \
+			"$cc_res" 'container' &&
+		expect_match "claude, recipe C: the harness's config refused" \
+			"$cc_res" "settings.json: (Permission denied|No such file)" &&
+		expect_match "claude, recipe C: the harness's environ refused" \
+			"$cc_res" \
+			"^cat: /proc/[0-9]+/environ: (Permission denied|No such file or directory)"
+}
+
+# The inner box is within the outer one, as polc proves it for a box
+# inside another (--nested); side by side it is not (its limits, its
+# environment and its best_effort view are the outer box's to decide).
+t_recipe_c_boundary() {
+	"$B/polc" check --nested --boundary "$ROOT/docs/recipes/claude-code-outer.pol" \
+		"$ROOT/docs/recipes/commands-inner.pol" >"$T/check" 2>/dev/null
+	expect "polc check --nested: exit" "$?" 0 &&
+		expect "polc check --nested: verdict" "$(tail -n 1 "$T/check")" \
+			"verdict: within" || return 1
+	"$B/polc" check --boundary "$ROOT/docs/recipes/claude-code-outer.pol" \
+		"$ROOT/docs/recipes/commands-inner.pol" >"$T/check" 2>/dev/null
+	expect "polc check, side by side: exit" "$?" 1 &&
+		expect "polc check, side by side: what differs" \
+			"$(sed -n 's/^\([a-z]*\):.*/\1/p' "$T/check" | grep -v verdict | sort -u | tr '\n' ' ')" \
+			"env fs limits "
 }
