@@ -7,7 +7,7 @@
 # --version and --help under polexec with its preset (std/agent/
 # claude-code, std/agent/codex), as a user would run it: `net filtered`
 # with the provider preset, a workspace, HOME a folder of the test's, the
-# key's variable passed (no key is set: none is needed, none is real).
+# key a file of the test's (none is needed, none is real).
 #
 # Each run must print what the harness prints outside any box (checked
 # against a run outside, in a namespace with no network), exit 0, write
@@ -24,8 +24,14 @@
 # mounted in the outer mount namespace only) names api.anthropic.com and
 # api.openai.com as h1. No packet can reach a real address. Needs root.
 #
+# Then sessions.sh: each harness driven for real by a mock model
+# (mockmodel.py) through the recipes A, B and C of docs/AGENTS.md, as
+# root and as uid 65534, and a soak of 200 tool calls through the shim.
+#
 # Ends with "harness: N passed, N failed". HARNESS_ONLY="t_a t_b" runs only
-# those tests; HARNESS_STRACE=FILE traces each box (see box below).
+# those tests (a session as t_NAME_as_0 or t_NAME_as_65534);
+# HARNESS_STRACE=FILE traces each box (see box below);
+# HARNESS_SOAK_CALLS=N shortens the soak.
 # shellcheck source-path=SCRIPTDIR
 set -u
 
@@ -121,6 +127,8 @@ mount --bind "$S/resolv.conf" /etc/resolv.conf || fatal "resolv.conf"
 # loopback port, a workspace, PATH; B, its commands under std/shell), and
 # the twin beside this script. $S is readable by uid 65534's sessions.
 chmod 755 "$S" || fatal "chmod $S"
+# recipe A's key file (claude-code.pol: a secret; no key is real)
+echo sk-polc-fake-version-key >"$S/key" || fatal "the key file"
 for p in "$ROOT"/docs/recipes/*.pol "$HERE"/*.pol; do
 	n=${p##*/}
 	"$B/polc" build "$p" -o "$S/${n%.pol}.polbin" >"$S/${n%.pol}.log" 2>&1 ||
@@ -151,7 +159,7 @@ box() {
 	# shellcheck disable=SC2086
 	(cd "$S/ws" && env -i HOME="$S/home" TERM=dumb LANG=C.UTF-8 \
 		WORKSPACE="$S/ws" CLAUDE_CODE_DIR="$NM/@anthropic-ai" \
-		CODEX_DIR="$NM/@openai" \
+		CODEX_DIR="$NM/@openai" ANTHROPIC_KEY_FILE="$S/key" \
 		timeout -k 5 120 $b_trace "$B/polexec" --net-backend=namespace \
 		--record "$T/rec.json" "$b_art" -- \
 		"$@" </dev/null >"$T/stdout" 2>"$T/stderr")
