@@ -281,7 +281,7 @@ box_stderr() {
 # shellcheck source=sessions.sh
 . "$HERE/sessions.sh"
 SESSIONS="t_session_claude_a t_session_codex_a t_session_claude_b
-t_session_codex_b t_soak_claude_b t_session_claude_c"
+t_session_codex_b t_soak_claude_b t_session_claude_c t_session_codex_c"
 for t in $SESSIONS; do
 	for who in 0 65534; do
 		eval "${t}_as_$who() { WHO=$who $t; }"

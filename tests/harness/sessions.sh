@@ -332,18 +332,20 @@ INNER_TRIALS='^seccomp (unshare\(CLONE_NEWUSER\)|userfaultfd\(|seccomp\(1, SECCO
 # polexec and the shim in a folder the outer box grants (POLEXEC_DIR)
 inner_bin() {
 	mkdir -p "$S/bin" && cp "$B/polexec" "$ROOT/contrib/polexec-sh" "$S/bin/" &&
-		ln -sf polexec-sh "$S/bin/polexec-bash"
+		ln -sf polexec-sh "$S/bin/polexec-bash" &&
+		ln -sf polexec-sh "$S/bin/bash"
 }
 
 # recipe C's probe: recipe A's, then the key's places: the environment
 # of the inner polexec ($PPID: the harness's, the key in it) and of each
 # process the box shows in /proc, the harness's config, its key file
-probe_c() {
-	printf "%s\n" "$(probe | sed 's/; echo end-{n}$//'); cat $T/home/.claude/settings.json $T/key; cat /proc/\$PPID/environ; for e in /proc/[0-9]*/environ; do tr '\\0' '\\n' <\$e; done; echo end-{n}"
+probe_c() { # CONFIG: the harness's config file
+	printf "%s\n" "$(probe | sed 's/; echo end-{n}$//'); cat $1 $T/key; cat /proc/\$PPID/environ; for e in /proc/[0-9]*/environ; do tr '\\0' '\\n' <\$e; done; echo end-{n}"
 }
 
 t_session_claude_c() {
-	session_setup "$WHO" && inner_bin && mock_start 1 "$(probe_c)" || return 1
+	session_setup "$WHO" && inner_bin &&
+		mock_start 1 "$(probe_c "$T/home/.claude/settings.json")" || return 1
 	echo '{}' >"$T/home/.claude/settings.json"
 	# shellcheck disable=SC2046
 	harness WORKSPACE="$T/ws" CLAUDE_CODE_DIR="$NM/@anthropic-ai" \
@@ -369,15 +371,52 @@ t_session_claude_c() {
 			"^cat: /proc/[0-9]+/environ: (Permission denied|No such file or directory)"
 }
 
+# Codex: its login shell $S/bin/bash (the shim, in the folder the outer
+# box grants), in a passwd bound over /etc/passwd for the session, which
+# the outer box's view shows.
+t_session_codex_c() {
+	session_setup "$WHO" && codex_config && inner_bin || return 1
+	awk -F: -v OFS=: -v uid="$WHO" -v sh="$S/bin/bash" \
+		'$3 == uid { $7 = sh } { print }' /etc/passwd >"$T/passwd" &&
+		chmod 644 "$T/passwd" && mount --bind "$T/passwd" /etc/passwd ||
+		return 1
+	mock_start 1 "$(probe_c "$T/home/.codex/config.toml")" ||
+		{ umount /etc/passwd; return 1; }
+	# shellcheck disable=SC2046
+	harness WORKSPACE="$T/ws" CODEX_DIR="$NM/@openai" \
+		POLEXEC_DIR="$S/bin" COMMANDS_POLBIN="$S/commands-inner.polbin" -- \
+		"$B/polexec" --record "$T/rec/harness.json" \
+		"$S/codex-outer.polbin" -- $(codex_cmd)
+	umount /etc/passwd
+	mock_stop
+	cx_res=$(results | jq -r .text)
+	session_ok "codex, recipe C" 1 &&
+		probe_ok "codex, recipe C" &&
+		records_ok "codex, recipe C" 1 "$INNER_TRIALS" &&
+		expect "codex, recipe C: the outer box refused the inner's namespace" \
+			"$(jq -r '.denials[]? | "\(.layer) \(.call) \(.action)"' \
+				"$T/rec/harness.json" | grep -c '^seccomp unshare(CLONE_NEWUSER)')" 1 &&
+		expect_match "codex, recipe C: the inner box says why" "$cx_res" \
+			'polexec: warning: view: no user namespace inside the outer polexec box: ' &&
+		expect_match "codex, recipe C: the harness's config refused" \
+			"$cx_res" "config.toml: (Permission denied|No such file)" &&
+		expect_match "codex, recipe C: the harness's environ refused" \
+			"$cx_res" \
+			"cat: /proc/[0-9]+/environ: (Permission denied|No such file or directory)"
+}
+
 # The inner box is within the outer one, as polc proves it for a box
 # inside another (--nested); side by side it is not (its limits, its
 # environment and its best_effort view are the outer box's to decide).
 t_recipe_c_boundary() {
-	"$B/polc" check --nested --boundary "$ROOT/docs/recipes/claude-code-outer.pol" \
-		"$ROOT/docs/recipes/commands-inner.pol" >"$T/check" 2>/dev/null
-	expect "polc check --nested: exit" "$?" 0 &&
-		expect "polc check --nested: verdict" "$(tail -n 1 "$T/check")" \
-			"verdict: within" || return 1
+	for rc_outer in claude-code-outer codex-outer; do
+		"$B/polc" check --nested --boundary \
+			"$ROOT/docs/recipes/$rc_outer.pol" \
+			"$ROOT/docs/recipes/commands-inner.pol" >"$T/check" 2>/dev/null
+		expect "$rc_outer: polc check --nested: exit" "$?" 0 &&
+			expect "$rc_outer: polc check --nested: verdict" \
+				"$(tail -n 1 "$T/check")" "verdict: within" || return 1
+	done
 	"$B/polc" check --boundary "$ROOT/docs/recipes/claude-code-outer.pol" \
 		"$ROOT/docs/recipes/commands-inner.pol" >"$T/check" 2>/dev/null
 	expect "polc check, side by side: exit" "$?" 1 &&
