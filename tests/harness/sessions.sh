@@ -347,8 +347,10 @@ t_session_claude_c() {
 	session_setup "$WHO" && inner_bin &&
 		mock_start 1 "$(probe_c "$T/home/.claude/settings.json")" || return 1
 	echo '{}' >"$T/home/.claude/settings.json"
+	mkdir "$T/ws/.records" && chown "$WHO:$WHO" "$T/ws/.records" || return 1
 	# shellcheck disable=SC2046
 	harness WORKSPACE="$T/ws" CLAUDE_CODE_DIR="$NM/@anthropic-ai" \
+		POLEXEC_RECORD_DIR="$T/ws/.records" \
 		POLEXEC_DIR="$S/bin" COMMANDS_POLBIN="$S/commands-inner.polbin" -- \
 		"$B/polexec" --record "$T/rec/harness.json" \
 		"$S/claude-code-outer.polbin" -- $(claude_cmd)
@@ -357,6 +359,7 @@ t_session_claude_c() {
 	session_ok "claude, recipe C" 1 &&
 		probe_ok "claude, recipe C" &&
 		records_ok "claude, recipe C" 1 "$INNER_TRIALS" &&
+		inner_records_ok "claude, recipe C" &&
 		expect "claude, recipe C: the outer box refused the inner's namespace" \
 			"$(jq -r '.denials[]? | "\(.layer) \(.call) \(.action)"' \
 				"$T/rec/harness.json" | grep -c '^seccomp unshare(CLONE_NEWUSER)')" 1 &&
@@ -371,6 +374,32 @@ t_session_claude_c() {
 			"^cat: /proc/[0-9]+/environ: (Permission denied|No such file or directory)"
 }
 
+# inner_records_ok DESC: the inner boxes' records (the shim's, in
+# $T/ws/.records): valid, no denial, and what the box was: the view on the
+# outer box's tree under Landlock and net none by seccomp and Landlock,
+# each degraded for the outer box's policy, seccomp and Landlock enforced.
+inner_records_ok() {
+	ir_n=0
+	for ir_r in "$T"/ws/.records/*.json; do
+		[ -f "$ir_r" ] || continue
+		ir_n=$((ir_n + 1))
+		schema_check run-record "$ir_r" ||
+			{ say "    FAIL: $1: ${ir_r##*/}: $SC_INVALID"; return 1; }
+		expect "$1: ${ir_r##*/}: denials" "$(jq -c '.denials // []' "$ir_r")" '[]' &&
+			expect "$1: ${ir_r##*/}: seccomp, landlock" \
+				"$(jq -r '.layers.seccomp.tier + " " + .layers.landlock.tier' "$ir_r")" \
+				"enforced enforced" &&
+			expect_match "$1: ${ir_r##*/}: view" \
+				"$(jq -r '.layers.view.tier' "$ir_r")" \
+				'^degraded\(no user namespace inside the outer polexec box' &&
+			expect_match "$1: ${ir_r##*/}: net" \
+				"$(jq -r '.layers.net.tier' "$ir_r")" \
+				'^degraded\(no network namespace \(inside the outer polexec box' ||
+			return 1
+	done
+	[ "$ir_n" -ge 1 ] || { say "    FAIL: $1: no inner run record"; return 1; }
+}
+
 # Codex: its login shell $S/bin/bash (the shim, in the folder the outer
 # box grants), in a passwd bound over /etc/passwd for the session, which
 # the outer box's view shows.
@@ -382,8 +411,10 @@ t_session_codex_c() {
 		return 1
 	mock_start 1 "$(probe_c "$T/home/.codex/config.toml")" ||
 		{ umount /etc/passwd; return 1; }
+	mkdir "$T/ws/.records" && chown "$WHO:$WHO" "$T/ws/.records" || return 1
 	# shellcheck disable=SC2046
 	harness WORKSPACE="$T/ws" CODEX_DIR="$NM/@openai" \
+		POLEXEC_RECORD_DIR="$T/ws/.records" \
 		POLEXEC_DIR="$S/bin" COMMANDS_POLBIN="$S/commands-inner.polbin" -- \
 		"$B/polexec" --record "$T/rec/harness.json" \
 		"$S/codex-outer.polbin" -- $(codex_cmd)
@@ -393,6 +424,7 @@ t_session_codex_c() {
 	session_ok "codex, recipe C" 1 &&
 		probe_ok "codex, recipe C" &&
 		records_ok "codex, recipe C" 1 "$INNER_TRIALS" &&
+		inner_records_ok "codex, recipe C" &&
 		expect "codex, recipe C: the outer box refused the inner's namespace" \
 			"$(jq -r '.denials[]? | "\(.layer) \(.call) \(.action)"' \
 				"$T/rec/harness.json" | grep -c '^seccomp unshare(CLONE_NEWUSER)')" 1 &&
