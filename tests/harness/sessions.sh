@@ -25,8 +25,9 @@
 # The soak (t_soak_claude_b): 200 tool calls through the shim in one Claude
 # Code session, then nothing of a box left (no process, cgroup or mount
 # more than before), and the time per call, boxed and unboxed (the same
-# session with /bin/bash as the shell), printed: median and p95. Timing
-# is reported, never asserted.
+# session with /bin/bash as the shell), and of the same commands run
+# directly through the shim and bash, printed: median and p95. Timing is
+# reported, never asserted.
 # shellcheck shell=sh
 
 MOCK_PORT=8080
@@ -317,9 +318,37 @@ t_soak_claude_b() {
 	harness CLAUDE_CODE_SHELL=/bin/bash -- $(claude_cmd)
 	mock_stop
 	session_ok "soak, unboxed" "$SOAK_CALLS" || return 1
+	# the same commands without the harness: the shim and bash alone
+	rm -f "$T/ws/soak.txt"
+	direct_times "$T/direct-boxed" env HOME="$T/home" POLEXEC="$B/polexec" \
+		POLEXEC_ARTIFACT="$S/commands.polbin" WORKSPACE="$T/ws" \
+		"$ROOT/contrib/polexec-bash" -c &&
+		direct_times "$T/direct-bare" env HOME="$T/home" /bin/bash -c || return 1
 	say "    soak as uid $WHO, time per tool call (the mock's, call sent to result back):"
 	say "      boxed (recipe B, the shim): $(per_call_times "$T/boxed.jsonl")"
 	say "      unboxed (/bin/bash):        $(per_call_times "$T/mock/results.jsonl")"
+	say "    the same commands run directly, without the harness:"
+	say "      the shim: $(per_call_times "$T/direct-boxed")"
+	say "      bash:     $(per_call_times "$T/direct-bare")"
+}
+
+# direct_times OUT SHELL...: SOAK_CALLS commands 'echo N >>soak.txt' run
+# as WHO in $T/ws by SHELL... COMMAND, each timed; OUT, one {"dt": s} a
+# line (per_call_times reads it).
+direct_times() {
+	dt_out=$1
+	shift
+	: >"$dt_out"
+	dt_i=1
+	while [ "$dt_i" -le "$SOAK_CALLS" ]; do
+		dt_a=$(date +%s%N)
+		# shellcheck disable=SC2086
+		(cd "$T/ws" && $AS "$@" "echo $dt_i >>soak.txt" </dev/null \
+			>/dev/null 2>&1) || { say "    FAIL: $* (call $dt_i)"; return 1; }
+		dt_b=$(date +%s%N)
+		echo "{\"dt\": $(((dt_b - dt_a) / 1000)).0e-6}" >>"$dt_out"
+		dt_i=$((dt_i + 1))
+	done
 }
 
 # --- recipe C: the harness in a box, each command in a box inside it -----
