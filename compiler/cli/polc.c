@@ -47,8 +47,8 @@ static const char usage[] =
     "[--max-errors N] POLICY.pol\n"
     "       polc dump FILE.polbin\n"
     "       polc fmt [-w] POLICY.pol\n"
-    "       polc check [-I DIR]... [--json] [--max-errors N] --boundary OLD "
-    "NEW\n"
+    "       polc check [-I DIR]... [--json] [--nested] [--max-errors N] "
+    "--boundary OLD NEW\n"
     "       polc diff [-I DIR]... [--max-errors N] OLD NEW\n"
     "       polc import oci [-o OUT.pol] [--cap CAP]... [--kernel X.Y]\n"
     "                       [--int-args exact|kernel] [--name NAME]\n"
@@ -64,7 +64,9 @@ static const char usage[] =
     "  dump    print every section of an artifact\n"
     "  fmt     print a policy in canonical layout (-w: rewrite the file)\n"
     "  check   prove that NEW allows nothing OLD does not, or print\n"
-    "          re-checked counterexamples (OLD, NEW: .pol or .polbin)\n"
+    "          re-checked counterexamples (OLD, NEW: .pol or .polbin);\n"
+    "          --nested: NEW runs inside a box of OLD (limits and env\n"
+    "          are OLD's to decide)\n"
     "  diff    what NEW adds (+) and removes (-) relative to OLD\n"
     "  import  an OCI/Docker seccomp profile as a policy, meaning what\n"
     "          runc makes of it, for x86_64 (docs/OCI.md)\n"
@@ -348,6 +350,7 @@ struct prove_args {
 	size_t nsearch;
 	const char *old, *nw;
 	int json;
+	int nested;	/* check --nested: NEW runs inside a box of OLD */
 	int max_errors; /* -1: the default */
 };
 
@@ -382,6 +385,8 @@ static int prove_parse(int argc, char **argv, int check, struct prove_args *a)
 			a->old = argv[++i];
 		} else if (check && !strcmp(argv[i], "--json")) {
 			a->json = 1;
+		} else if (check && !strcmp(argv[i], "--nested")) {
+			a->nested = 1;
 		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
 			if (parse_max_errors(argv[++i], &a->max_errors))
 				return -1;
@@ -458,6 +463,7 @@ static int prove_status(const char *cmd, const char *err)
 static int cmd_check(int argc, char **argv)
 {
 	struct ir_policy *old = NULL, *nw = NULL;
+	struct prove_opts o = {0};
 	struct prove_result res;
 	struct prove_args a;
 	char err[640];
@@ -465,7 +471,8 @@ static int cmd_check(int argc, char **argv)
 
 	if (prove_parse(argc, argv, 1, &a) || prove_inputs(&a, &old, &nw))
 		return 2;
-	rc = prove_boundary(old, nw, NULL, &res, err, sizeof(err));
+	o.nested = a.nested;
+	rc = prove_boundary(old, nw, &o, &res, err, sizeof(err));
 	ir_policy_destroy(&old);
 	ir_policy_destroy(&nw);
 	if (rc)

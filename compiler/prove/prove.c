@@ -175,6 +175,7 @@ int prove_boundary(const struct ir_policy *old, const struct ir_policy *nw,
 	    .budget = o && o->budget ? o->budget : PROVE_DEFAULT_BUDGET,
 	    .no_z3 = o && o->no_z3,
 	    .no_brute = o && o->no_brute,
+	    .nested = o && o->nested,
 	};
 	int rc = PROVE_OK;
 

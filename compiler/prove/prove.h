@@ -140,6 +140,17 @@ struct prove_opts {
 	/* Past the budget, never enumerate the rules' values (Z3 decides:
 	 * a test knob). */
 	int no_brute;
+	/*
+	 * NEW runs inside a box of OLD (`polc check --nested`: a harness's
+	 * commands in a box inside the harness's, docs/AGENTS.md recipe C).
+	 * What nesting decides is not compared: the limits (OLD's cgroup
+	 * and rlimits hold over every process inside), the environment (NEW's
+	 * is made from its caller's, inside OLD: nothing OLD withholds is
+	 * there to pass), and NEW's `fs best_effort` where OLD requires its
+	 * view (NEW's degraded world is the host's tree as OLD's view shows
+	 * it). Everything else is compared as for two boxes side by side.
+	 */
+	int nested;
 };
 
 #define PROVE_DEFAULT_BUDGET ((size_t)1 << 16)

@@ -846,6 +846,11 @@ int prove_fs(struct prover *pv)
 	/* fs best_effort: the world without the view */
 	if (rc || !pv->nw->fs.present || pv->nw->fs.mode != IR_VIEW_BEST_EFFORT)
 		return rc;
+	/* Nested, NEW without its view sees OLD's view through its own
+	 * Landlock rules: within what the world above compared. */
+	if (pv->nested && pv->old->fs.present &&
+	    pv->old->fs.mode != IR_VIEW_BEST_EFFORT)
+		return rc;
 	if (pv->old->fs.present && pv->old->fs.mode != IR_VIEW_BEST_EFFORT) {
 		struct prove_finding f = {0};
 

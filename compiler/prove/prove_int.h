@@ -23,6 +23,7 @@ struct prover {
 	size_t left;	     /* of them, left for the current syscall */
 	int no_z3;	     /* past the budget: undecided, no Z3 */
 	int no_brute;	     /* past the budget: never enumerate values */
+	int nested;	     /* NEW runs inside a box of OLD (prove.h) */
 	struct ws_set *ws;   /* the word procedure's literal set */
 	struct bpf_sym *sym; /* Z3, made when a syscall first needs it */
 };

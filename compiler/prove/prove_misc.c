@@ -222,6 +222,9 @@ int prove_limits(struct prover *pv)
 {
 	int rc = PROVE_OK;
 
+	/* nested: OLD's limits hold over NEW's processes too */
+	if (pv->nested)
+		return PROVE_OK;
 	for (unsigned c = 0; c < CEIL_COUNT && !rc; c++) {
 		int un, uo;
 		uint64_t vn = ceiling_of(pv->nw, (enum ceiling)c, &un);
@@ -293,6 +296,9 @@ int prove_env(struct prover *pv)
 {
 	int rc = PROVE_OK;
 
+	/* nested: NEW's environment is made inside OLD's box */
+	if (pv->nested)
+		return PROVE_OK;
 	for (uint32_t i = 0;
 	     pv->nw->env.present && i < pv->nw->env.nentries && !rc; i++) {
 		const struct ir_env_entry *e = &pv->nw->env.entries[i];

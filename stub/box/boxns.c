@@ -120,12 +120,55 @@ int boxns_userns_available(void)
 	return ns.userns_ok;
 }
 
+/* The root's line of /proc/self/mountinfo: "... / / OPTS - tmpfs polexec
+ * ...", the root view.c mounts. Only the text of a refusal depends on it. */
+int boxns_in_box(void)
+{
+	static int known, in;
+	static char buf[65536];
+	char *l, *e;
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	if (known)
+		return in;
+	known = 1;
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	/* procfs hands it out a page or so at a time */
+	while (got < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	for (l = buf; l && *l; l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		if (e)
+			*e = '\0';
+		/* fields 4 and 5: the root of the mount, its mount point */
+		if (strstr(l, " / / ") && strstr(l, " - tmpfs polexec "))
+			return in = 1;
+	}
+	return 0;
+}
+
 const char *boxns_userns_why(void)
 {
 	static char why[1024];
 	struct userns_sysctls s;
 	struct userns_files f;
 
+	if (!why[0] && boxns_in_box())
+		snprintf(why, sizeof(why),
+			 "polexec runs inside another polexec box, whose "
+			 "policy refuses the namespaces a box of its own "
+			 "needs (its syscalls allow no unshare, no clone of "
+			 "namespaces): the outer box's policy decides it, not "
+			 "this user or a setting here; the inner box is "
+			 "Landlock, seccomp and its environment "
+			 "(docs/AGENTS.md, recipe C)");
 	if (!why[0]) {
 		userns_read(&s, &f);
 		userns_explain(&s, why, sizeof(why));

@@ -22,8 +22,12 @@ int boxns_net_privileged(void);
 /* May a child of ours create a user namespace and map itself in it?
  * Asked once, cached. */
 int boxns_userns_available(void);
-/* Why not, likely, and what to do: one line (userns.c). */
+/* Why not, likely, and what to do: one line (userns.c; inside a box of
+ * polexec's, that box's policy). */
 const char *boxns_userns_why(void);
+/* Does this polexec run inside a box of polexec's own view (its root a
+ * tmpfs whose source is "polexec")? Read once, cached. */
+int boxns_in_box(void);
 /* Asks for namespaces; a mount or network one brings a user one if not
  * root. */
 void boxns_want(int what);

@@ -240,7 +240,9 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		return;
 	}
 	if (!boxns_privileged() && !boxns_userns_available()) {
-		why = "no user namespace for this user";
+		why = boxns_in_box() ? "no user namespace inside the outer "
+				       "polexec box"
+				     : "no user namespace for this user";
 		hint = boxns_userns_why();
 	} else if (!mount_api()) {
 		why = "the kernel lacks the mount API (Linux 5.12)";
@@ -771,7 +773,9 @@ static void build(const struct ll_run *ll, const struct view_extras *x)
 				    V.p->ll.fs[V.p->view.e[V.order[k]].rule].fd,
 				    "", V.path[k])
 			      : -1;
-	if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
+	/* Its source names polexec: a polexec run inside the box knows it
+	 * is in one, and says so (boxns_in_box). */
+	if (mount("polexec", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
 		  "mode=0755,size=4m") < 0)
 		die_with_error("view: mount the new root's tmpfs");
 	V.rootfd = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);

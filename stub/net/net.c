@@ -190,8 +190,13 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	    !boxns_userns_available()) {
 		net_fallback_plan();
 		l->tier = TIER_DEGRADED;
-		l->reason = "no network namespace (no user namespace for this "
-			    "user): seccomp refuses every socket but AF_UNIX";
+		l->reason = boxns_in_box()
+				? "no network namespace (inside the outer "
+				  "polexec box, whose policy refuses it): "
+				  "seccomp refuses every socket but AF_UNIX"
+				: "no network namespace (no user namespace "
+				  "for this user): seccomp refuses every "
+				  "socket but AF_UNIX";
 		warning("net: none: no network namespace can be made here "
 			"(%s); seccomp refuses every socket family but AF_UNIX"
 			"%s",

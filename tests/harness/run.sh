@@ -7,7 +7,7 @@
 # --version and --help under polexec with its preset (std/agent/
 # claude-code, std/agent/codex), as a user would run it: `net filtered`
 # with the provider preset, a workspace, HOME a folder of the test's, the
-# key's variable passed (no key is set: none is needed, none is real).
+# key a file of the test's (none is needed, none is real).
 #
 # Each run must print what the harness prints outside any box (checked
 # against a run outside, in a namespace with no network), exit 0, write
@@ -24,8 +24,14 @@
 # mounted in the outer mount namespace only) names api.anthropic.com and
 # api.openai.com as h1. No packet can reach a real address. Needs root.
 #
+# Then sessions.sh: each harness driven for real by a mock model
+# (mockmodel.py) through the recipes A, B and C of docs/AGENTS.md, as
+# root and as uid 65534, and a soak of 200 tool calls through the shim.
+#
 # Ends with "harness: N passed, N failed". HARNESS_ONLY="t_a t_b" runs only
-# those tests; HARNESS_STRACE=FILE traces each box (see box below).
+# those tests (a session as t_NAME_as_0 or t_NAME_as_65534);
+# HARNESS_STRACE=FILE traces each box (see box below);
+# HARNESS_SOAK_CALLS=N shortens the soak.
 # shellcheck source-path=SCRIPTDIR
 set -u
 
@@ -116,11 +122,14 @@ mount --bind "$S/resolv.conf" /etc/resolv.conf || fatal "resolv.conf"
 
 # --- helpers ---------------------------------------------------------------
 
-# The policies: recipe A's files of docs/AGENTS.md as they are
-# (docs/recipes: the preset, its provider, net filtered, a workspace,
-# PATH), and the twin beside this script.
-for p in "$ROOT"/docs/recipes/claude-code.pol "$ROOT"/docs/recipes/codex.pol \
-	"$HERE"/*.pol; do
+# The policies: the recipes' files of docs/AGENTS.md as they are
+# (docs/recipes: A, the harness under its preset, its provider or a
+# loopback port, a workspace, PATH; B, its commands under std/shell), and
+# the twin beside this script. $S is readable by uid 65534's sessions.
+chmod 755 "$S" || fatal "chmod $S"
+# recipe A's key file (claude-code.pol: a secret; no key is real)
+echo sk-polc-fake-version-key >"$S/key" || fatal "the key file"
+for p in "$ROOT"/docs/recipes/*.pol "$HERE"/*.pol; do
 	n=${p##*/}
 	"$B/polc" build "$p" -o "$S/${n%.pol}.polbin" >"$S/${n%.pol}.log" 2>&1 ||
 		fatal "polc build $p: $(cat "$S/${n%.pol}.log")"
@@ -150,7 +159,7 @@ box() {
 	# shellcheck disable=SC2086
 	(cd "$S/ws" && env -i HOME="$S/home" TERM=dumb LANG=C.UTF-8 \
 		WORKSPACE="$S/ws" CLAUDE_CODE_DIR="$NM/@anthropic-ai" \
-		CODEX_DIR="$NM/@openai" \
+		CODEX_DIR="$NM/@openai" ANTHROPIC_KEY_FILE="$S/key" \
 		timeout -k 5 120 $b_trace "$B/polexec" --net-backend=namespace \
 		--record "$T/rec.json" "$b_art" -- \
 		"$@" </dev/null >"$T/stdout" 2>"$T/stderr")
@@ -257,15 +266,34 @@ t_unlisted_destination_recorded() {
 
 # A failed test shows the last box's stderr.
 box_stderr() {
-	[ -s "$T/stderr" ] || return 0
-	say "    the box's stderr:"
-	head -n 20 "$T/stderr" | sed 's/^/      /'
+	if [ -s "$T/stderr" ]; then
+		say "    the box's stderr:"
+		head -n 20 "$T/stderr" | sed 's/^/      /'
+	fi
+	# a session's: what the mock answered and the tool results it got
+	[ -s "$T/mock/requests.log" ] || return 0
+	say "    the mock's log and the tool results:"
+	head -n 20 "$T/mock/requests.log" | sed 's/^/      /'
+	head -c 2000 "$T/mock/results.jsonl" 2>/dev/null | sed 's/^/      /'
 }
+
+# The sessions (sessions.sh): each as root and as uid 65534.
+# shellcheck source=sessions.sh
+. "$HERE/sessions.sh"
+SESSIONS="t_session_claude_a t_session_codex_a t_session_claude_b
+t_session_codex_b t_soak_claude_b t_session_claude_c t_session_codex_c"
+for t in $SESSIONS; do
+	for who in 0 65534; do
+		eval "${t}_as_$who() { WHO=$who $t; }"
+	done
+done
 
 SCRATCH=$S
 for t in ${HARNESS_ONLY:-t_claude_version t_claude_help t_codex_version \
 	t_codex_help t_without_the_grant_it_fails \
-	t_unlisted_destination_recorded}; do
+	t_unlisted_destination_recorded t_recipe_c_boundary $(for s in $SESSIONS; do
+		printf '%s_as_0 %s_as_65534 ' "$s" "$s"
+	done)}; do
 	in_scratch "$t" box_stderr
 done
 [ -n "$failures" ] && say "failed:$failures"

@@ -4,6 +4,7 @@
 #   verdict: within | exceeds | error     (exit 0 | 1 | 2, checked exactly)
 #   witness: DIM [TEXT]    a finding line "DIM: ..." containing TEXT
 #   note: DIM [TEXT]       a note line "note: DIM: ..." containing TEXT
+#   args: OPTION...        options for polc check (--nested)
 #
 # Every expected finding dimension must appear, and no other: each
 # finding line's dimension must be named by some witness line. Each pair
@@ -40,7 +41,9 @@ check_pair() { # CASE-DIR
 	name=$(basename "$c")
 	want=$(sed -n 's/^verdict: //p' "$c/expect")
 	code=$(code_of "$want")
-	"$POLC" check --boundary "$c/old.pol" "$c/new.pol" >"$tmp/out" \
+	args=$(sed -n 's/^args: //p' "$c/expect")
+	# shellcheck disable=SC2086 # options, one word each
+	"$POLC" check $args --boundary "$c/old.pol" "$c/new.pol" >"$tmp/out" \
 		2>"$tmp/err"
 	rc=$?
 	if [ "$rc" != "$code" ]; then
@@ -84,7 +87,8 @@ check_pair() { # CASE-DIR
 	done
 	[ $errs -eq 0 ] || { cat "$tmp/out"; return; }
 	# JSON: valid, the same verdict, one object per finding line.
-	"$POLC" check --json --boundary "$c/old.pol" "$c/new.pol" \
+	# shellcheck disable=SC2086
+	"$POLC" check $args --json --boundary "$c/old.pol" "$c/new.pol" \
 		>"$tmp/json" 2>/dev/null
 	n_text=$(grep -c -v '^note: \|^verdict: ' "$tmp/out")
 	v=$(jq -r '.schema_version, .verdict, (.findings | length)' \
@@ -94,7 +98,8 @@ check_pair() { # CASE-DIR
 	# The same through the artifacts.
 	if "$POLC" build "$c/old.pol" -o "$tmp/old.polbin" 2>/dev/null &&
 		"$POLC" build "$c/new.pol" -o "$tmp/new.polbin" 2>/dev/null; then
-		"$POLC" check --boundary "$tmp/old.polbin" "$tmp/new.polbin" \
+		# shellcheck disable=SC2086
+		"$POLC" check $args --boundary "$tmp/old.polbin" "$tmp/new.polbin" \
 			>"$tmp/out2" 2>&1
 		rc=$?
 		[ "$rc" = "$code" ] && cmp -s "$tmp/out" "$tmp/out2" ||

@@ -160,7 +160,7 @@ static void test_budget_undecided(void **state)
 	struct ir_policy *o = compile(SYS("allow clone if flags & 0xf0 == 0\n"
 					  "allow clone if flags & 0x1 == 1"));
 	struct ir_policy *n = compile(SYS("allow clone if flags & 0x70 == 0"));
-	struct prove_opts opts = {1, 1, 1};
+	struct prove_opts opts = {1, 1, 1, 0};
 	struct prove_result r;
 	char err[256];
 
@@ -196,7 +196,7 @@ static void test_z3_route(void **state)
 	    {SYS("allow mmap if addr == 2 && len == 1"), 1},
 	};
 	struct ir_policy *o = compile(product);
-	struct prove_opts tiny = {1, 0, 1};
+	struct prove_opts tiny = {1, 0, 1, 0};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
@@ -273,7 +273,7 @@ static void test_z3_witness_most_permissive(void **state)
 	    "policy \"p\" { syscalls default errno(EACCES) {\n"
 	    "  allow socket if domain == 5 && type == 3 && protocol == 7\n"
 	    "} }";
-	struct prove_opts tiny = {1, 0, 1};
+	struct prove_opts tiny = {1, 0, 1, 0};
 	struct prove_result r;
 	const struct prove_finding *f;
 	char *big_old;
@@ -318,7 +318,7 @@ static void test_z3_witness_most_permissive(void **state)
 	allow_against_kill(f, 3, 4, 2);
 	prove_result_free(&r);
 	{
-		struct prove_opts z3 = {0, 0, 1};
+		struct prove_opts z3 = {0, 0, 1, 0};
 
 		f = sys_finding(big_old, big_new, "mmap", &z3, &r);
 		assert_int_equal(r.z3_syscalls, 1);

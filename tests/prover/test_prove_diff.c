@@ -1264,7 +1264,7 @@ static void check_pair(struct side *o, struct side *n, uint64_t seed,
 	}
 	/* Z3 deciding every syscall with an argument test. */
 	if (idx % 8 == 1) {
-		struct prove_opts tiny = {1, 0, 1};
+		struct prove_opts tiny = {1, 0, 1, 0};
 
 		st.z3_checks++;
 		if (prove_boundary(o->ir, n->ir, &tiny, &r2, err,

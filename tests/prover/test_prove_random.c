@@ -1062,7 +1062,7 @@ static void one_pair(uint64_t seed, int z3, struct tally *t)
 	 * with an argument test there) must agree on the syscalls.
 	 */
 	if (z3) {
-		struct prove_opts tiny = {1, 0, 1};
+		struct prove_opts tiny = {1, 0, 1, 0};
 		int hz = 0;
 
 		assert_int_equal(
