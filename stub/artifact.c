@@ -295,9 +295,9 @@ static void decode_broker(struct policy *p)
 
 	p->nbroker = decode_filter(p, POLBIN_SEC_BROKER, &p->broker, 0);
 	p->broker_forced = s && (s->flags & POLBIN_F_CRITICAL);
-	if (p->nbroker && (!p->net.present ||
-			   (p->net.mode != POLBIN_NET_FILTERED &&
-			    !p->net.nloopback)))
+	if (p->nbroker &&
+	    (!p->net.present ||
+	     (p->net.mode != POLBIN_NET_FILTERED && !p->net.nloopback)))
 		die("artifact: broker: a BROKER section without `net "
 		    "filtered` or loopback ports");
 }

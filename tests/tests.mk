@@ -59,6 +59,7 @@ CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk
+include tests/broker/broker.mk
 # The observation suite (tests/observe/run.sh) and its probes.
 include tests/observe/observe.mk
 # Real programs under the runtime presets (tests/real/run.sh).

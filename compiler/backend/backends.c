@@ -241,11 +241,10 @@ static int broker(const struct ir_policy *p, struct compiled *c, char *err,
 have_rules:
 	if ((rc = broker_build(p, &prog, &n, err, errlen)))
 		return rc;
-	if (prog && add(c, POLBIN_SEC_BROKER,
-			p->net.backend == IR_NET_BACKEND_BROKER
-			    ? POLBIN_F_CRITICAL
-			    : 0,
-			(uint8_t *)prog, n * sizeof(*prog))) {
+	if (prog &&
+	    add(c, POLBIN_SEC_BROKER,
+		p->net.backend == IR_NET_BACKEND_BROKER ? POLBIN_F_CRITICAL : 0,
+		(uint8_t *)prog, n * sizeof(*prog))) {
 		snprintf(err, errlen, "too many sections");
 		return 2;
 	}

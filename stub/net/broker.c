@@ -46,6 +46,7 @@
 #include "observe/observe.h"
 #include "lib/kernel.h"
 #include "lib/util.h"
+#include "lib/vars.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -116,6 +117,7 @@ static struct {
 	unsigned nblk, full;
 	struct job jobs[BROKER_WORKERS];
 	uint8_t data[BROKER_MAX_DATA]; /* the supervisor's own copy */
+	int unsound; /* test hook: decide, then continue (never installed) */
 } B;
 
 static int broker_notified(const struct seccomp_notif *n, int listener);
@@ -139,6 +141,12 @@ void broker_plan(const struct policy *p,
 	B.on = 1;
 	B.spec = &p->net;
 	B.pinned = pinned;
+#ifdef POLEXEC_TEST_HOOKS
+	/* tests/broker only: the unsound design docs/EGRESS.md describes,
+	 * which decides on its copy and then lets the kernel run the call,
+	 * reading the box's memory and fd table again */
+	B.unsound = vars_caller("POLEXEC_TEST_BROKER_CONTINUE", 28) != NULL;
+#endif
 	supervise_broker(p->broker, p->nbroker, broker_notified);
 }
 
@@ -619,6 +627,12 @@ static void on_dest(const struct seccomp_notif *n, int listener, int copied)
 		break;
 	default:
 		respond(listener, n->id, -EACCES, 0);
+		goto out;
+	}
+	if (B.unsound) {
+		if (j->dirfd >= 0)
+			close(j->dirfd);
+		respond(listener, n->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		goto out;
 	}
 	memcpy(j->addr, sa, sizeof(sa));

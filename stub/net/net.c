@@ -81,11 +81,11 @@ static struct {
 	pid_t pasta_pid;
 	struct text blocked; /* "ADDR:PORT/PROTO" JSON strings, comma-joined */
 	int blocked_read;    /* -1 failed, 1 read */
-	uint32_t full4, full6;	  /* elements read from blocked4, blocked6 */
-	int backend_arg;	  /* --net-backend: NET_BACKEND_* */
-	int cgroup;		  /* the cgroup eBPF backend enforces it */
-	int broker;		  /* the notify broker enforces it */
-	int ladder;		  /* auto, without a namespace: cgroup, broker */
+	uint32_t full4, full6; /* elements read from blocked4, blocked6 */
+	int backend_arg;       /* --net-backend: NET_BACKEND_* */
+	int cgroup;	       /* the cgroup eBPF backend enforces it */
+	int broker;	       /* the notify broker enforces it */
+	int ladder;	       /* auto, without a namespace: cgroup, broker */
 	const struct policy *p;
 	const char *fallback;	  /* why auto fell back to the namespace */
 	int (*cgroup_open)(void); /* the box's cgroup v2, opened */
@@ -258,8 +258,9 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		return;
 	}
 	if (p->broker_forced || N.backend_arg == NET_BACKEND_BROKER) {
-		if (p->broker_forced && (N.backend_arg == NET_BACKEND_CGROUP ||
-					 N.backend_arg == NET_BACKEND_NAMESPACE))
+		if (p->broker_forced &&
+		    (N.backend_arg == NET_BACKEND_CGROUP ||
+		     N.backend_arg == NET_BACKEND_NAMESPACE))
 			die("net: --net-backend %s, but the policy says "
 			    "`backend broker`",
 			    N.backend_arg == NET_BACKEND_CGROUP ? "cgroup"
@@ -911,7 +912,7 @@ void net_record(struct text *t, int refused)
 		 (int)N.blocked.len, N.blocked.s ? N.blocked.s : "",
 		 N.blocked_read == 1 ? "true" : "false",
 		 N.blocked_read == 1 &&
-			 (N.broker   ? broker_blocked_complete()
+			 (N.broker ? broker_blocked_complete()
 			  : N.cgroup
 			      ? N.full4 + N.full6 < POLBIN_EBPF_BLOCKED_SIZE
 			      : N.full4 < POLBIN_NFT_BLOCKED_SIZE &&

@@ -562,8 +562,7 @@ static void answer(void)
 	act = RET_ACTION(ret);
 	/* What the decision allows on a broker call, the broker makes
 	 * itself: never continued. */
-	if (S.bhandle &&
-	    (act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG) &&
+	if (S.bhandle && (act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG) &&
 	    S.bhandle(&n, S.listener))
 		return;
 	if (obs.mode == 2 && learnable(code)) {
