@@ -134,6 +134,19 @@ const char *broker_unavailable(const struct policy *p)
 	return supervise_broker_unavailable();
 }
 
+const char *broker_unavailable_here(const struct policy *p)
+{
+	unsigned action = SECCOMP_RET_USER_NOTIF;
+
+	if (!p->nbroker || !p->net.ebpf.present)
+		return broker_unavailable(p);
+	if (!p->obs)
+		return "the artifact has no OBSERVE section";
+	if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &action) < 0)
+		return "this kernel has no seccomp user notification";
+	return NULL;
+}
+
 void broker_plan(const struct policy *p,
 		 int (*pinned)(int v6, const uint8_t *a, uint8_t proto,
 			       uint16_t port))

@@ -17,6 +17,9 @@
  * program and the EBPF section's rules, and a supervisor? NULL, or why
  * not (a sentence). */
 const char *broker_unavailable(const struct policy *p);
+/* The same, for polexec --doctor (no supervisor planned): the sections,
+ * and the kernel's user notification. */
+const char *broker_unavailable_here(const struct policy *p);
 /* Parent, deciding: the broker enforces the net layer; pinned(), net.c's,
  * says whether a pinned address of a runtime entry allows a destination. */
 void broker_plan(const struct policy *p,
