@@ -228,6 +228,13 @@ static int broker(const struct ir_policy *p, struct compiled *c, char *err,
 	size_t n = 0;
 	int rc;
 
+	if (p->net.backend == IR_NET_BACKEND_BROKER &&
+	    p->net.mode == IR_NET_NONE && !p->net.nloopback) {
+		snprintf(err, errlen,
+			 "net backend broker: a `net none` without loopback "
+			 "ports has nothing to broker (write `net none`)");
+		return 2;
+	}
 	if (p->net.backend == IR_NET_BACKEND_BROKER && !p->sys.present) {
 		snprintf(err, errlen,
 			 "net backend broker: the policy has no syscalls "

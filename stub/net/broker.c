@@ -122,6 +122,53 @@ static struct {
 
 static int broker_notified(const struct seccomp_notif *n, int listener);
 
+/*
+ * What the supervisor calls on the box, tried on ourselves: a container's
+ * seccomp profile may refuse them (Docker's default allows pidfd_getfd
+ * only with CAP_SYS_PTRACE), and Yama's ptrace_scope 2 or 3 refuses them
+ * across processes to all but CAP_SYS_PTRACE. NULL, or why not.
+ */
+static const char *calls_unavailable(void)
+{
+	static char why[200];
+	long pfd = obs_sys(__NR_pidfd_open, getpid(), 0, 0, 0, 0, 0), fd;
+	char buf[1] = {0}, dst[1];
+	struct iovec l = {dst, 1}, r = {buf, 1};
+	int scope = 0, n;
+
+	if (pfd < 0) {
+		snprintf(why, sizeof(why), "pidfd_open: %s",
+			 strerror((int)-pfd));
+		return why;
+	}
+	fd = obs_sys(__NR_pidfd_getfd, pfd, 0, 0, 0, 0, 0);
+	obs_sys(__NR_close, pfd, 0, 0, 0, 0, 0);
+	if (fd < 0) {
+		snprintf(why, sizeof(why),
+			 "pidfd_getfd: %s (Docker's default seccomp profile "
+			 "allows it only with CAP_SYS_PTRACE: --cap-add "
+			 "SYS_PTRACE)",
+			 strerror((int)-fd));
+		return why;
+	}
+	obs_sys(__NR_close, fd, 0, 0, 0, 0, 0);
+	if (obs_sys(__NR_process_vm_readv, getpid(), (long)&l, 1, (long)&r, 1,
+		    0) != 1)
+		return "process_vm_readv is refused here";
+	fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		char s[4] = {0};
+
+		n = (int)read((int)fd, s, sizeof(s) - 1);
+		close((int)fd);
+		scope = n > 0 ? s[0] - '0' : 0;
+	}
+	if (scope >= 2 && geteuid() != 0)
+		return "Yama's ptrace_scope is 2 or more: only CAP_SYS_PTRACE "
+		       "may take the box's sockets";
+	return NULL;
+}
+
 const char *broker_unavailable(const struct policy *p)
 {
 	if (!p->nbroker)
@@ -131,7 +178,7 @@ const char *broker_unavailable(const struct policy *p)
 	if (!p->net.ebpf.present)
 		return "the artifact has no EBPF section, whose rules the "
 		       "broker decides by";
-	return supervise_broker_unavailable();
+	return supervise_broker_unavailable() ?: calls_unavailable();
 }
 
 const char *broker_unavailable_here(const struct policy *p)
@@ -144,7 +191,7 @@ const char *broker_unavailable_here(const struct policy *p)
 		return "the artifact has no OBSERVE section";
 	if (sys_seccomp(SECCOMP_GET_ACTION_AVAIL, 0, &action) < 0)
 		return "this kernel has no seccomp user notification";
-	return NULL;
+	return calls_unavailable();
 }
 
 void broker_plan(const struct policy *p,

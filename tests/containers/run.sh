@@ -13,11 +13,15 @@
 #      default profile (Docker's), read-only root
 #   S  A with --cap-add SYS_ADMIN: Docker's profile then allows unshare
 #      and mount, not pivot_root; no CAP_NET_ADMIN
+#   T  A with --cap-add SYS_PTRACE: Docker's profile then allows
+#      pidfd_getfd, which the notify broker takes the box's sockets with
 #   D  root, every capability, seccomp unconfined, masked /proc paths
 #   P  --privileged: D without masked paths, /sys and cgroups read-write
 #
 # Policies: best.pol (fs best_effort, net none), require.pol (the same
-# requiring the view), examples/ci.pol and examples/shell.pol. In each
+# requiring the view), filtered.pol (best.pol with net filtered: the
+# container's listener's TCP port only), examples/ci.pol and
+# examples/shell.pol. In each
 # cell, inside the container (cell.sh): `polexec --doctor`, then the box
 # running probes.sh beside a TCP and UDP listener of the container's own.
 # A cell passes when either
@@ -72,10 +76,10 @@ cp "$POLEXEC" "$HERE/probes.sh" "$HERE/cell.sh" "$HERE/listen.py" \
 	"$tmp/work/" || exit 2
 echo canary-outside >"$tmp/work/canary"
 chmod 644 "$tmp/work/canary"
-POLICIES=${CONTAINERS_POLICIES:-best require ci shell}
+POLICIES=${CONTAINERS_POLICIES:-best require filtered ci shell}
 for p in $POLICIES; do
 	case $p in
-	best | require) src=$HERE/$p.pol ;;
+	best | require | filtered) src=$HERE/$p.pol ;;
 	*) src=$root/examples/$p.pol ;;
 	esac
 	"$POLC" build "$src" -o "$tmp/work/$p.polbin" 2>"$tmp/build.log" ||
@@ -108,7 +112,9 @@ python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS" \
 	python3 "$HERE/moby_seccomp.py" "$PROFILE" "" \
 		>"$tmp/seccomp-nocaps.json" &&
 	python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS,CAP_SYS_ADMIN" \
-		>"$tmp/seccomp-sysadmin.json" || exit 2
+		>"$tmp/seccomp-sysadmin.json" &&
+	python3 "$HERE/moby_seccomp.py" "$PROFILE" "$DOCKER_CAPS,CAP_SYS_PTRACE" \
+		>"$tmp/seccomp-ptrace.json" || exit 2
 
 # config SHAPE POLICY CELL: the bundle's config.json for one cell.
 config() {
@@ -117,6 +123,7 @@ config() {
 	B) uid=1000 caps= sc=nocaps nnp=true ro=false priv=0 ;;
 	C) uid=1000 caps= sc=nocaps nnp=true ro=true priv=0 ;;
 	S) uid=0 caps=$DOCKER_CAPS,CAP_SYS_ADMIN sc=sysadmin nnp=false ro=false priv=0 ;;
+	T) uid=0 caps=$DOCKER_CAPS,CAP_SYS_PTRACE sc=ptrace nnp=false ro=false priv=0 ;;
 	D) uid=0 caps=$ALL_CAPS sc= nnp=false ro=false priv=0 ;;
 	P) uid=0 caps=$ALL_CAPS sc= nnp=false ro=false priv=1 ;;
 	esac
@@ -208,6 +215,13 @@ cell() {
 			[ ! -s "$o/heard" ] ||
 				why="${why}the listener heard $(tr '\n' ' ' <"$o/heard"); "
 			;;
+		filtered)
+			# the listed TCP port reached, the UDP datagram not
+			got tcp ok && grep -qx tcp "$o/heard" ||
+				why="${why}the listed port was not reached; "
+			! grep -qx udp "$o/heard" ||
+				why="${why}the listener heard UDP; "
+			;;
 		esac
 		[ "$drc" = 0 ] || why="${why}doctor refused what ran; "
 		for l in view net; do
@@ -236,7 +250,7 @@ cell() {
 | $1 | $2 | $line |"
 }
 
-for s in ${CONTAINERS_SHAPES:-A B C S D P}; do
+for s in ${CONTAINERS_SHAPES:-A B C S T D P}; do
 	for p in $POLICIES; do
 		cell "$s" "$p"
 	done

@@ -32,6 +32,10 @@
 //        bind a TCP socket to ADDR:PORT and listen: "ok" or the errno
 //   ipopts
 //        setsockopt(IP_OPTIONS) with a loose source route: "ok" or errno
+//   connlat HOST PORT N
+//        N blocking connects of fresh TCP sockets to HOST:PORT, each
+//        closed at once: "median_us=M" (for bench/broker.sh; timing is
+//        never asserted)
 //   logserve ADDR PORT SECS LOG
 //        (outside) accepts on ADDR:PORT, appends each peer to LOG
 #include <arpa/inet.h>
@@ -48,6 +52,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static char label[256];
@@ -410,7 +415,7 @@ static int probe_logserve(char **a)
 	sa4(&s, a[0], a[1]);
 	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &(int){1}, sizeof(int));
 	if (bind(l, (struct sockaddr *)&s, sizeof(s)) < 0 ||
-	    listen(l, 64) < 0) {
+	    listen(l, 4096) < 0) {
 		perror("logserve");
 		return 1;
 	}
@@ -436,6 +441,36 @@ static int probe_logserve(char **a)
 	}
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int probe_connlat(char **a)
+{
+	long n = atol(a[2]), i;
+	long long *t = calloc((size_t)n, sizeof(*t));
+	struct sockaddr_in s;
+
+	sa4(&s, a[0], a[1]);
+	for (i = 0; i < n; i++) {
+		struct timespec t0, t1;
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (connect(fd, (struct sockaddr *)&s, sizeof(s)) < 0)
+			return out("%s", en(errno));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		close(fd);
+		t[i] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec -
+		       t0.tv_nsec;
+	}
+	qsort(t, (size_t)n, sizeof(*t), cmp_ll);
+	return out("median_us=%.1f", (double)t[n / 2] / 1000.0);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -448,6 +483,7 @@ int main(int argc, char **argv)
 	    {"tfommsg", 2, probe_tfommsg}, {"passer", 2, probe_passer},
 	    {"scm", 3, probe_scm},	   {"unix", 1, probe_unix},
 	    {"listen", 2, probe_listen},   {"logserve", 4, probe_logserve},
+	    {"connlat", 3, probe_connlat},
 	};
 	size_t i;
 	int k;
