@@ -188,6 +188,17 @@ int net_namespace_usable(const struct net_spec *s)
 	       (!net_needs_pasta(s) || (net_pasta_path() && net_tun_usable()));
 }
 
+/* Why not (after net_namespace_usable said so), for backend_fallback. */
+static const char *namespace_why(const struct net_spec *s)
+{
+	if (!boxns_userns_available())
+		return "no user namespace for this user";
+	if (!net_pasta_path())
+		return "no pasta for `net filtered`";
+	(void)s;
+	return "no read-write /dev/net/tun for pasta";
+}
+
 /* Does a pinned address of a runtime entry allow (a, proto, port)? For
  * the broker (broker.c), as the RT rules do for the cgroup programs. */
 static int pin_allows(int v6, const uint8_t *a, uint8_t proto, uint16_t port)
@@ -280,11 +291,14 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	    !net_namespace_usable(s)) {
 		if (s->ebpf.present && ebpf_capable()) {
 			N.cgroup = N.ladder = 1;
-			N.fallback = "no network namespace here";
+			N.fallback = namespace_why(s);
 		} else if (!broker_unavailable(p)) {
 			N.ladder = 1;
-			N.fallback = "no network namespace here, no cgroup "
-				     "programs for this process";
+			N.fallback = namespace_why(s);
+			warning("net: the network namespace cannot be had (%s) "
+				"nor the cgroup programs: the notify broker "
+				"enforces the egress (docs/EGRESS.md)",
+				N.fallback);
 			plan_broker(p, "auto");
 			return;
 		}
@@ -315,8 +329,7 @@ void net_cgroup(int made, const char *why, int (*open_fd)(void))
 		    why);
 	N.cgroup = 0;
 	if (N.ladder) {
-		N.fallback = "no network namespace here, no cgroup v2 for the "
-			     "box";
+		N.fallback = "no network namespace, no cgroup v2 for the box";
 		plan_broker(N.p, "auto");
 		return;
 	}
