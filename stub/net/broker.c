@@ -54,7 +54,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -545,6 +544,19 @@ static int job_start(struct job *j)
 /* --- the calls ---------------------------------------------------------------
  */
 
+/* A decimal number at *p, which moves past it (and the blanks before it);
+ * -1 when there is none. */
+static long num(char **p)
+{
+	long v = -1;
+
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		v = (v < 0 ? 0 : v * 10) + (**p - '0');
+	return v;
+}
+
 /* The box thread's fs ids and groups, from /proc/TID/status. */
 static int box_creds(pid_t tid, struct job *j)
 {
@@ -563,30 +575,25 @@ static int box_creds(pid_t tid, struct job *j)
 	buf[n] = '\0';
 	j->ngroups = 0;
 	for (l = buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		unsigned v[4];
-		char *p;
+		char *p = l + 4;
+		long v = 0;
+		int k;
 
 		if (!strncmp(l, "Uid:", 4) || !strncmp(l, "Gid:", 4)) {
-			p = l + 4;
-			for (int k = 0; k < 4; k++) {
-				v[k] = (unsigned)strtoul(p, &p, 10);
-			}
+			for (k = 0; k < 4; k++) /* real effective saved fs */
+				v = num(&p);
+			if (v < 0)
+				return -1;
 			if (l[0] == 'U')
-				j->uid = v[3];
+				j->uid = (uint32_t)v;
 			else
-				j->gid = v[3];
+				j->gid = (uint32_t)v;
 		} else if (!strncmp(l, "Groups:", 7)) {
 			p = l + 7;
-			while (*p == ' ' || *p == '\t') {
-				char *e;
-				unsigned long g = strtoul(p, &e, 10);
-
-				if (e == p)
-					break;
+			while ((v = num(&p)) >= 0) {
 				if (j->ngroups == 32)
 					return -1;
-				j->groups[j->ngroups++] = (uint32_t)g;
-				p = e;
+				j->groups[j->ngroups++] = (uint32_t)v;
 			}
 		}
 	}
