@@ -173,6 +173,7 @@ t_broker_race_sockaddr() {
 	boxp "$ART/broker.polbin" -- \
 		"b race $H1 8080 $H2 8080 $RACE_N" || return 1
 	r=$(res "race $H1 8080 $H2 8080 $RACE_N")
+	say "    race, $RACE_N connects: $r"
 	expect_match "race: the unlisted host never reached" "$r" \
 		' bad=0 ' &&
 		expect_nomatch "race: the listed host reached" "$r" \
