@@ -154,6 +154,7 @@ static int probe_race(char **a)
  */
 
 static int swap_fd = 50, swap_src[2];
+static atomic_long swaps;
 
 static void *swapper(void *arg)
 {
@@ -161,6 +162,7 @@ static void *swapper(void *arg)
 	while (!atomic_load(&stop)) {
 		dup2(swap_src[0], swap_fd);
 		dup2(swap_src[1], swap_fd);
+		atomic_fetch_add(&swaps, 1);
 	}
 	return NULL;
 }
@@ -179,7 +181,10 @@ static int probe_dupswap(char **a)
 
 		swap_src[1] = socket(AF_INET, SOCK_STREAM, 0);
 		atomic_store(&stop, 0);
+		atomic_store(&swaps, 0);
 		pthread_create(&t, NULL, swapper, NULL);
+		while (atomic_load(&swaps) < 2) /* the swaps under way */
+			;
 		if (connect(swap_fd, (struct sockaddr *)&s, sizeof(s)) == 0)
 			ok++;
 		atomic_store(&stop, 1);
