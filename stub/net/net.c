@@ -86,6 +86,7 @@ static struct {
 	int cgroup;	       /* the cgroup eBPF backend enforces it */
 	int broker;	       /* the notify broker enforces it */
 	int ladder;	       /* auto, without a namespace: cgroup, broker */
+	const char *nobroker;  /* auto: why the broker could not be had */
 	const struct policy *p;
 	const char *fallback;	  /* why auto fell back to the namespace */
 	int (*cgroup_open)(void); /* the box's cgroup v2, opened */
@@ -170,16 +171,28 @@ static void plan_namespace(const struct net_spec *s)
 	if (net_needs_pasta(s)) {
 		if (!net_pasta_path())
 			die("net: `net filtered` needs pasta (Debian package "
-			    "passt), not found in /usr/bin or /usr/local/bin");
+			    "passt), not found in /usr/bin or "
+			    "/usr/local/bin%s%s",
+			    N.nobroker ? "; the notify broker cannot be had "
+					 "either: "
+				       : "",
+			    N.nobroker ? N.nobroker : "");
 		if (!net_tun_usable())
 			die("net: pasta needs /dev/net/tun, which this user "
 			    "may not open for reading and writing (udev's "
-			    "usual mode for it is 0666)");
+			    "usual mode for it is 0666)%s%s",
+			    N.nobroker ? "; the notify broker cannot be had "
+					 "either: "
+				       : "",
+			    N.nobroker ? N.nobroker : "");
 	}
 	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 		die("net: the box's own network namespace needs a user "
-		    "namespace, which this user may not create: %s",
-		    boxns_userns_why());
+		    "namespace, which this user may not create: %s%s%s",
+		    boxns_userns_why(),
+		    N.nobroker ? "; the notify broker cannot be had either: "
+			       : "",
+		    N.nobroker ? N.nobroker : "");
 }
 
 int net_namespace_usable(const struct net_spec *s)
@@ -292,7 +305,7 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		if (s->ebpf.present && ebpf_capable()) {
 			N.cgroup = N.ladder = 1;
 			N.fallback = namespace_why(s);
-		} else if (!broker_unavailable(p)) {
+		} else if (!(N.nobroker = broker_unavailable(p))) {
 			N.ladder = 1;
 			N.fallback = namespace_why(s);
 			warning("net: the network namespace cannot be had (%s) "

@@ -183,7 +183,9 @@ cell() {
 	if [ "$rc" = none ]; then
 		why="the cell did not run: $(tail -n 3 "$tmp/runc-$c.log")"
 	elif [ "$rc" = 125 ]; then
-		msg=$(grep -m 1 '^polexec: ' "$o/stderr.txt")
+		# the refusal, not a warning before it
+		msg=$(grep '^polexec: ' "$o/stderr.txt" |
+			grep -v '^polexec: warning: ' | head -n 1)
 		[ -n "$msg" ] || why="refused without a message"
 		[ "$drc" != 0 ] || why="${why}doctor passed what was refused; "
 		line="refused: ${msg#polexec: }"
