@@ -603,7 +603,10 @@ static int box_creds(pid_t tid, struct job *j)
 /*
  * connect(fd, addr, alen) and sendto(fd, buf, len, flags, addr, alen):
  * everything copied, decided, made on our duplicate. Returns nothing: the
- * call is answered here or by a worker.
+ * call is answered here or by a worker. copied: 0 the data is read here, 1
+ * it is in B.data already (sendmsg), 2 and cut at BROKER_MAX_DATA. A cut
+ * stream sends on (a partial send, as the kernel may make); a datagram
+ * longer than that is refused (EMSGSIZE), never cut.
  */
 static void on_dest(const struct seccomp_notif *n, int listener, int copied)
 {
@@ -615,6 +618,7 @@ static void on_dest(const struct seccomp_notif *n, int listener, int copied)
 	size_t len = conn ? 0 : (size_t)a[2];
 	uint8_t sa[128];
 	struct job *j;
+	int whole = 1;
 	long r;
 
 	if (alen > sizeof(sa) || (int32_t)alen < 0)
@@ -624,8 +628,11 @@ static void on_dest(const struct seccomp_notif *n, int listener, int copied)
 	memset(sa, 0, sizeof(sa));
 	if (read_box((pid_t)n->pid, addr, sa, alen) < 0)
 		return respond(listener, n->id, -EFAULT, 0);
-	if (len > BROKER_MAX_DATA)
-		len = BROKER_MAX_DATA; /* a partial send: the box sends on */
+	if (len > BROKER_MAX_DATA || copied == 2) {
+		len =
+		    BROKER_MAX_DATA; /* a stream's partial send: it sends on */
+		whole = 0;
+	}
 	if (!conn && !copied && read_box((pid_t)n->pid, a[1], B.data, len) < 0)
 		return respond(listener, n->id, -EFAULT, 0);
 	/* The copies are the thread's that waits on n: still waiting. */
@@ -641,6 +648,10 @@ static void on_dest(const struct seccomp_notif *n, int listener, int copied)
 	proto = sockopt(s, SO_PROTOCOL);
 	if (dom < 0) {
 		respond(listener, n->id, -ENOTSOCK, 0);
+		goto out;
+	}
+	if (!whole && type != SOCK_STREAM) { /* a datagram is not cut */
+		respond(listener, n->id, -EMSGSIZE, 0);
 		goto out;
 	}
 	if (!conn && !alen)
@@ -742,6 +753,7 @@ static void on_sendmsg(const struct seccomp_notif *n, int listener)
 	struct iovec iov[64];
 	struct seccomp_notif c = *n;
 	size_t i, got = 0;
+	int cut = 0;
 
 	if (read_box((pid_t)n->pid, n->data.args[1], &m, sizeof(m)) < 0)
 		return respond(listener, n->id, -EFAULT, 0);
@@ -756,8 +768,10 @@ static void on_sendmsg(const struct seccomp_notif *n, int listener)
 	for (i = 0; i < (size_t)m.msg_iovlen && got < BROKER_MAX_DATA; i++) {
 		size_t k = iov[i].iov_len;
 
-		if (k > BROKER_MAX_DATA - got)
+		if (k > BROKER_MAX_DATA - got) {
 			k = BROKER_MAX_DATA - got;
+			cut = 1;
+		}
 		if (read_box((pid_t)n->pid, (uintptr_t)iov[i].iov_base,
 			     B.data + got, k) < 0)
 			return respond(listener, n->id, -EFAULT, 0);
@@ -770,7 +784,7 @@ static void on_sendmsg(const struct seccomp_notif *n, int listener)
 	c.data.args[5] = m.msg_namelen;
 	c.data.args[2] = got;
 	c.data.args[1] = 0;
-	on_dest(&c, listener, 1);
+	on_dest(&c, listener, cut ? 2 : 1);
 }
 
 static int inet_ok(const __u64 *a)
