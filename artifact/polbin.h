@@ -48,6 +48,7 @@ enum polbin_section_type {
 	POLBIN_SEC_EBPF = 12,	 /* cgroup eBPF egress programs, rules */
 	POLBIN_SEC_NONET = 13,	 /* seccomp stacked for net none without a
 				  * network namespace */
+	POLBIN_SEC_BROKER = 14,	 /* the notify broker's seccomp program */
 	/*
 	 * Layers the policy states but this polc cannot compile yet (text:
 	 * their names). Always critical: no reader may run such an artifact,

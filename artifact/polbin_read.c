@@ -166,6 +166,8 @@ const char *polbin_section_name(uint32_t type)
 		return "ebpf";
 	case POLBIN_SEC_NONET:
 		return "nonet";
+	case POLBIN_SEC_BROKER:
+		return "broker";
 	case POLBIN_SEC_UNENFORCED:
 		return "unenforced";
 	}

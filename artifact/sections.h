@@ -106,6 +106,19 @@
  *   its own: socket() of every family but AF_UNIX answers EACCES,
  *   io_uring_setup EPERM, another arch is killed; the rest is allowed. A
  *   polexec that does not know it refuses such a box, as before.
+ *
+ * BROKER (POLBIN_SEC_BROKER, critical when the policy says `backend
+ *   broker`, else not): a seccomp program, format as SECCOMP, present
+ *   with `net filtered` or `net none` with loopback ports, a seccomp layer
+ *   and an EBPF section (whose rules the broker decides by), unless the
+ *   policy forces another backend (compiler/backend/broker.c). polexec
+ *   installs it in place of the OBSERVE section's NOTIFY program, with
+ *   the listener, only where the notify broker enforces the net layer
+ *   (stub/net/broker.c, docs/EGRESS.md): NOTIFY of the policy's syscalls
+ *   with connect, listen, io_uring_setup, sendto with an address or
+ *   MSG_FASTOPEN, sendmsg and sendmmsg with MSG_FASTOPEN, socket of any
+ *   inet type but TCP (or of a family but unix, inet, inet6, netlink) and
+ *   the source-routing socket options notified.
  */
 #ifndef POLC_SECTIONS_H
 #define POLC_SECTIONS_H

@@ -29,6 +29,16 @@ bench-ebpf: $(B)/polc $(B)/polexec
 	B=$(B) bench/ebpf.sh
 .PHONY: bench-ebpf
 
+# The notify broker against the namespace backend and bare (issue 26):
+# connect latency, curl a connection per request, 1 GiB; and the broker
+# suite's sibling-thread race at 100,000 connects.
+bench-broker: $(B)/polc $(B)/polexec $(B)/tests/broker/brokerprobe
+	B=$(B) bench/broker.sh
+bench-broker-soak: all tests
+	BROKER_RACE_N=100000 BROKER_ONLY=t_broker_race_sockaddr \
+	    tests/broker/run.sh
+.PHONY: bench-broker bench-broker-soak
+
 # Codegen on a real profile (issue 14): an OCI profile imported, its
 # program's instructions per syscall against libseccomp's for the same
 # profile. PROFILE defaults to our own Docker-sized one.

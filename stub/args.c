@@ -115,9 +115,11 @@ void parse_args(char **argv, struct args *a)
 				a->net_backend = NET_BACKEND_CGROUP;
 			else if (!strcmp(v, "namespace"))
 				a->net_backend = NET_BACKEND_NAMESPACE;
+			else if (!strcmp(v, "broker"))
+				a->net_backend = NET_BACKEND_BROKER;
 			else
-				die("args: --net-backend takes cgroup or "
-				    "namespace, not %.32s",
+				die("args: --net-backend takes cgroup, "
+				    "namespace or broker, not %.32s",
 				    v);
 		} else if (strcmp(arg, "--") == 0 || arg[0] == '-') {
 			die("args: unknown option %.64s (see --help)", arg);

@@ -40,6 +40,7 @@ static const uint32_t implemented[] = {
     POLBIN_SEC_OBSERVE, /* obs_decode.c: the run record's programs, names */
     POLBIN_SEC_EBPF,	/* net/ebpf.c: the cgroup egress programs */
     POLBIN_SEC_NONET,	/* net/fallback.c: net none without a namespace */
+    POLBIN_SEC_BROKER,	/* net/broker.c: the notify broker's program */
     0,
 };
 
@@ -280,6 +281,25 @@ static void decode_nonet(struct policy *p)
 	if (p->nnonet && (!p->net.present || p->net.mode != POLBIN_NET_NONE ||
 			  p->net.nloopback))
 		die("artifact: nonet: a NONET section without `net none`");
+}
+
+/*
+ * Phase 3i: BROKER, critical when the policy says `backend broker`
+ * (net/broker.c). After it, p->broker holds the program the box installs
+ * in place of NOTIFY where the notify broker enforces the net layer, or
+ * p->nbroker is 0; only with `net filtered` or loopback ports.
+ */
+static void decode_broker(struct policy *p)
+{
+	const struct polbin_section *s = polbin_find(&p->pb, POLBIN_SEC_BROKER);
+
+	p->nbroker = decode_filter(p, POLBIN_SEC_BROKER, &p->broker, 0);
+	p->broker_forced = s && (s->flags & POLBIN_F_CRITICAL);
+	if (p->nbroker &&
+	    (!p->net.present ||
+	     (p->net.mode != POLBIN_NET_FILTERED && !p->net.nloopback)))
+		die("artifact: broker: a BROKER section without `net "
+		    "filtered` or loopback ports");
 }
 
 /*
@@ -896,6 +916,7 @@ void artifact_decode(const char *path, struct policy *p, uint8_t *buf,
 	decode_net(p);
 	decode_ebpf(p);
 	decode_nonet(p);
+	decode_broker(p);
 	observe_decode(path, p); /* obs_decode.c: OBSERVE, not critical */
 }
 

@@ -36,6 +36,7 @@
 #include "box/boxns.h"
 #include "box/trial.h"
 #include "landlock/landlock.h"
+#include "net/broker.h"
 #include "net/fallback.h"
 #include "lib/kernel.h"
 #include "limits/limits.h"
@@ -315,6 +316,25 @@ static int check_net(const struct policy *p)
 	/* the cgroup backend (net/ebpf.c): taken only when the policy
 	 * forces it (or --net-backend cgroup); where it is forced and not
 	 * had, it is missing */
+	/* the notify broker (net/broker.c): forced, or auto's last rung
+	 * where neither a namespace nor the cgroup programs can be had */
+	if (p->broker_forced || (n->ebpf.present && p->nbroker &&
+				 !net_namespace_usable(n) && !ebpf_capable())) {
+		const char *no = broker_unavailable_here(p);
+
+		if (no)
+			line("net backend", "MISSING", no);
+		else
+			line("net backend", "found",
+			     p->broker_forced
+				 ? "the notify broker (seccomp user "
+				   "notification), as the policy says `backend "
+				   "broker`"
+				 : "the notify broker (seccomp user "
+				   "notification): no network namespace and no "
+				   "cgroup programs here");
+		return no != NULL;
+	}
 	cgroup = n->ebpf.forced && ebpf_capable();
 	if (cgroup)
 		line("net backend", "found",
@@ -328,6 +348,10 @@ static int check_net(const struct policy *p)
 		line("net backend", "found",
 		     "the network namespace; the cgroup programs could be "
 		     "attached here too, with --net-backend cgroup");
+	else if (p->nbroker && !broker_unavailable_here(p))
+		line("net backend", "found",
+		     "the network namespace; the notify broker could be used "
+		     "here too, with --net-backend broker");
 	else
 		line("net backend", "found", "the network namespace");
 	/* the pair (net.c) is a user namespace's, root's too */

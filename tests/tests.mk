@@ -29,6 +29,11 @@ $(B)/tests/unit/test_ebpf: $(B)/tests/unit/test_ebpf.o $(LANG_OBJS) \
 		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
 	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
 
+# The notify broker's program (compiler/backend/broker.c).
+$(B)/tests/unit/test_broker: $(B)/tests/unit/test_broker.o $(LANG_OBJS) \
+		$(COMPILER_LIB_OBJS) $(filter-out $(POLC_MAIN),$(POLC_OBJS))
+	$(CC) $(CFLAGS) $(sort $^) $(UNIT_LIBS) -o $@
+
 # abi/userns.c alone: the user namespace diagnosis, fed file contents.
 $(B)/tests/unit/test_userns: $(B)/tests/unit/test_userns.o $(B)/abi/userns.o
 	$(CC) $(CFLAGS) $^ -lcmocka -o $@
@@ -42,13 +47,13 @@ $(B)/tests/unit/test_resolve.o: CFLAGS += -I.
 
 $(B)/tests/unit/test_lang.o $(B)/tests/unit/test_ir.o \
 	$(B)/tests/unit/test_nft.o $(B)/tests/unit/test_compose.o \
-	$(B)/tests/unit/test_ebpf.o: \
+	$(B)/tests/unit/test_ebpf.o $(B)/tests/unit/test_broker.o: \
 	$(B)/lang/parser.h
 
 UNIT_TESTS := $(B)/tests/unit/test_lang $(B)/tests/unit/test_ir \
               $(B)/tests/unit/test_polbin $(B)/tests/unit/test_tables \
               $(B)/tests/unit/test_nft $(B)/tests/unit/test_compose \
-              $(B)/tests/unit/test_ebpf \
+              $(B)/tests/unit/test_ebpf $(B)/tests/unit/test_broker \
               $(B)/tests/unit/test_userns $(B)/tests/unit/test_resolve
 TEST_BINS += $(UNIT_TESTS)
 CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
@@ -59,6 +64,7 @@ CHECKS    += $(UNIT_TESTS) tests/bad-policies/run.sh tests/equiv/run.sh \
 
 # The egress suite (tests/net/run.sh, needs root) and its probes.
 include tests/net/net.mk
+include tests/broker/broker.mk
 # The observation suite (tests/observe/run.sh) and its probes.
 include tests/observe/observe.mk
 # Real programs under the runtime presets (tests/real/run.sh).

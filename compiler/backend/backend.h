@@ -360,6 +360,20 @@ int nonet_on(const struct ir_policy *p);
 int nonet_build(const struct ir_policy *p, struct sock_filter **prog, size_t *n,
 		char *err, size_t errlen);
 
+/* ---- The notify broker: BROKER (broker.c) -------------------------------- */
+
+/* May the broker enforce the policy's net layer (`net filtered`, or `net
+ * none` with loopback ports; a seccomp layer; backend auto or broker)? */
+int broker_on(const struct ir_policy *p);
+/*
+ * The BROKER program (*prog NULL when broker_on() is not): NOTIFY of the
+ * policy's syscalls with the broker's calls notified, translation
+ * validated as NOTIFY is. 0; 2 (err) when it cannot be compiled; 3 when
+ * validation caught a bug.
+ */
+int broker_build(const struct ir_policy *p, struct sock_filter **prog,
+		 size_t *n, char *err, size_t errlen);
+
 /* ---- Egress: NET and NFT (nft.c, nft_print.c) --------------------------- */
 
 /*

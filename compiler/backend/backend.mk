@@ -9,6 +9,7 @@ BACKEND_OBJS := $(B)/compiler/backend/backends.o \
                 $(B)/compiler/backend/landlock.o \
                 $(B)/compiler/backend/view.o \
                 $(B)/compiler/backend/nonet.o \
+                $(B)/compiler/backend/broker.o \
                 $(B)/compiler/backend/nft.o \
                 $(B)/compiler/backend/nft_print.o \
                 $(B)/compiler/backend/ebpf.o $(B)/compiler/backend/ebpf_print.o \

@@ -132,10 +132,14 @@ static int ebpf(const struct ir_policy *p, struct compiled *c, char *err,
 	char why[512];
 	int rc = ebpf_section_build(p, &data, &len, why, sizeof(why));
 
-	if (rc > 0 && p->net.backend != IR_NET_BACKEND_CGROUP)
+	if (rc > 0 && p->net.backend != IR_NET_BACKEND_CGROUP &&
+	    p->net.backend != IR_NET_BACKEND_BROKER)
 		return 0;
 	if (rc) {
-		snprintf(err, errlen, "net backend cgroup: %s", why);
+		snprintf(err, errlen, "net backend %s: %s",
+			 p->net.backend == IR_NET_BACKEND_BROKER ? "broker"
+								 : "cgroup",
+			 why);
 		return 2;
 	}
 	if (!data)
@@ -214,6 +218,46 @@ static int nonet(const struct ir_policy *p, struct compiled *c, char *err,
 	return 0;
 }
 
+/* The BROKER program (broker.c), beside the EBPF section whose rules the
+ * broker decides by: critical when the policy says `backend broker` (a
+ * polexec that does not know it must refuse), else not. */
+static int broker(const struct ir_policy *p, struct compiled *c, char *err,
+		  size_t errlen)
+{
+	struct sock_filter *prog = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (p->net.backend == IR_NET_BACKEND_BROKER &&
+	    p->net.mode == IR_NET_NONE && !p->net.nloopback) {
+		snprintf(err, errlen,
+			 "net backend broker: a `net none` without loopback "
+			 "ports has nothing to broker (write `net none`)");
+		return 2;
+	}
+	if (p->net.backend == IR_NET_BACKEND_BROKER && !p->sys.present) {
+		snprintf(err, errlen,
+			 "net backend broker: the policy has no syscalls "
+			 "block, which the broker's notify program needs");
+		return 2;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->sec[i].type == POLBIN_SEC_EBPF)
+			goto have_rules;
+	return 0; /* no rules to decide by: the namespace alone */
+have_rules:
+	if ((rc = broker_build(p, &prog, &n, err, errlen)))
+		return rc;
+	if (prog &&
+	    add(c, POLBIN_SEC_BROKER,
+		p->net.backend == IR_NET_BACKEND_BROKER ? POLBIN_F_CRITICAL : 0,
+		(uint8_t *)prog, n * sizeof(*prog))) {
+		snprintf(err, errlen, "too many sections");
+		return 2;
+	}
+	return 0;
+}
+
 int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 		     size_t errlen)
 {
@@ -245,7 +289,8 @@ int backends_compile(const struct ir_policy *p, struct compiled *c, char *err,
 	}
 	if (add(c, POLBIN_SEC_LIMITS, POLBIN_F_CRITICAL, data, len))
 		goto full;
-	if ((rc = net(p, c, err, errlen)) || (rc = ebpf(p, c, err, errlen)))
+	if ((rc = net(p, c, err, errlen)) || (rc = ebpf(p, c, err, errlen)) ||
+	    (rc = broker(p, c, err, errlen)))
 		goto fail;
 	rc = 2;
 	unenforced_layers(p, layers, sizeof(layers));

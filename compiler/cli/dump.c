@@ -755,6 +755,12 @@ int dump_artifact(const uint8_t *buf, size_t len, FILE *out, char *err,
 			      out);
 			rc = dump_seccomp(s, out);
 			break;
+		case POLBIN_SEC_BROKER:
+			fputs("  installed in place of NOTIFY only where the "
+			      "notify broker enforces the net layer\n",
+			      out);
+			rc = dump_seccomp(s, out);
+			break;
 		case POLBIN_SEC_UNENFORCED:
 			fputs("  not enforced by this version, so polexec "
 			      "refuses the artifact: ",

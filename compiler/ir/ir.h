@@ -226,6 +226,7 @@ enum ir_net_backend {
 	IR_NET_BACKEND_AUTO = 0,
 	IR_NET_BACKEND_CGROUP = 1,
 	IR_NET_BACKEND_NAMESPACE = 2,
+	IR_NET_BACKEND_BROKER = 3, /* seccomp user notification */
 };
 
 enum ir_addr_kind {

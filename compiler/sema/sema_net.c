@@ -351,7 +351,8 @@ static void key_not_here(struct sema *s, struct loc at, int k, uint32_t mode)
  */
 void sema_net(struct sema *s, const struct ast_stmt *st)
 {
-	static const char *const backends[] = {"auto", "cgroup", "namespace"};
+	static const char *const backends[] = {"auto", "cgroup", "namespace",
+					       "broker"};
 	uint32_t mode = 0, backend = IR_NET_BACKEND_AUTO;
 	int modeless = st->nwords == 1 && st->has_block && !st->cond;
 	size_t i;
@@ -367,7 +368,7 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 				 "policy's mode) or 'net none|filtered|host "
 				 "[{ ... }]'"
 			       : "expected 'net none|filtered|host [backend "
-				 "auto|cgroup|namespace] [{ ... }]'");
+				 "auto|cgroup|namespace|broker] [{ ... }]'");
 		return;
 	}
 	if (modeless && !s->in_fragment) {
@@ -387,13 +388,13 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 			return;
 		}
 		if (st->nwords == 4) {
-			for (backend = 0; backend < 3; backend++)
+			for (backend = 0; backend < 4; backend++)
 				if (!strcmp(st->words[3].text,
 					    backends[backend]))
 					break;
-			if (backend == 3) {
+			if (backend == 4) {
 				sema_unknown(s, &st->words[3], "net backend",
-					     backends, 3);
+					     backends, 4);
 				return;
 			}
 			if (mode == IR_NET_HOST) {

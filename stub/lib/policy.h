@@ -154,6 +154,11 @@ struct policy {
 	/* NONET: nnonet == 0 but with `net none` and no loopback port. */
 	struct sock_filter *nonet;
 	unsigned short nnonet;
+	/* BROKER: the notify broker's program (net/broker.c); nbroker == 0
+	 * without one; forced: the policy says `backend broker`. */
+	struct sock_filter *broker;
+	unsigned short nbroker;
+	int broker_forced;
 
 	struct ll_spec ll;	   /* present == 0: no Landlock layer */
 	struct view_spec view;	   /* present == 0: no VIEW section */

@@ -36,6 +36,7 @@
 #include "observe/observe.h"
 #include "box/boxns.h"
 #include "lib/kernel.h"
+#include "broker.h"
 #include "ebpf.h"
 #include "nfnl.h"
 #include "pasta.h"
@@ -80,9 +81,13 @@ static struct {
 	pid_t pasta_pid;
 	struct text blocked; /* "ADDR:PORT/PROTO" JSON strings, comma-joined */
 	int blocked_read;    /* -1 failed, 1 read */
-	uint32_t full4, full6;	  /* elements read from blocked4, blocked6 */
-	int backend_arg;	  /* --net-backend: NET_BACKEND_* */
-	int cgroup;		  /* the cgroup eBPF backend enforces it */
+	uint32_t full4, full6; /* elements read from blocked4, blocked6 */
+	int backend_arg;       /* --net-backend: NET_BACKEND_* */
+	int cgroup;	       /* the cgroup eBPF backend enforces it */
+	int broker;	       /* the notify broker enforces it */
+	int ladder;	       /* auto, without a namespace: cgroup, broker */
+	const char *nobroker;  /* auto: why the broker could not be had */
+	const struct policy *p;
 	const char *fallback;	  /* why auto fell back to the namespace */
 	int (*cgroup_open)(void); /* the box's cgroup v2, opened */
 	char *cg2[8];		  /* cgroup2 mount points, for the child */
@@ -124,9 +129,12 @@ int net_tun_usable(void)
  */
 static int want_cgroup(const struct net_spec *s)
 {
-	if (s->ebpf.forced && N.backend_arg == NET_BACKEND_NAMESPACE)
-		die("net: --net-backend namespace, but the policy says "
-		    "`backend cgroup`");
+	if (s->ebpf.forced && (N.backend_arg == NET_BACKEND_NAMESPACE ||
+			       N.backend_arg == NET_BACKEND_BROKER))
+		die("net: --net-backend %s, but the policy says `backend "
+		    "cgroup`",
+		    N.backend_arg == NET_BACKEND_BROKER ? "broker"
+							: "namespace");
 	if (N.backend_arg == NET_BACKEND_NAMESPACE)
 		return 0;
 	if (!s->ebpf.present) {
@@ -163,16 +171,86 @@ static void plan_namespace(const struct net_spec *s)
 	if (net_needs_pasta(s)) {
 		if (!net_pasta_path())
 			die("net: `net filtered` needs pasta (Debian package "
-			    "passt), not found in /usr/bin or /usr/local/bin");
+			    "passt), not found in /usr/bin or "
+			    "/usr/local/bin%s%s",
+			    N.nobroker ? "; the notify broker cannot be had "
+					 "either: "
+				       : "",
+			    N.nobroker ? N.nobroker : "");
 		if (!net_tun_usable())
 			die("net: pasta needs /dev/net/tun, which this user "
 			    "may not open for reading and writing (udev's "
-			    "usual mode for it is 0666)");
+			    "usual mode for it is 0666)%s%s",
+			    N.nobroker ? "; the notify broker cannot be had "
+					 "either: "
+				       : "",
+			    N.nobroker ? N.nobroker : "");
 	}
 	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 		die("net: the box's own network namespace needs a user "
-		    "namespace, which this user may not create: %s",
-		    boxns_userns_why());
+		    "namespace, which this user may not create: %s%s%s",
+		    boxns_userns_why(),
+		    N.nobroker ? "; the notify broker cannot be had either: "
+			       : "",
+		    N.nobroker ? N.nobroker : "");
+}
+
+int net_namespace_usable(const struct net_spec *s)
+{
+	return boxns_userns_available() &&
+	       (!net_needs_pasta(s) || (net_pasta_path() && net_tun_usable()));
+}
+
+/* Why not (after net_namespace_usable said so), for backend_fallback. */
+static const char *namespace_why(const struct net_spec *s)
+{
+	if (!boxns_userns_available())
+		return "no user namespace for this user";
+	if (!net_pasta_path())
+		return "no pasta for `net filtered`";
+	(void)s;
+	return "no read-write /dev/net/tun for pasta";
+}
+
+/* Does a pinned address of a runtime entry allow (a, proto, port)? For
+ * the broker (broker.c), as the RT rules do for the cgroup programs. */
+static int pin_allows(int v6, const uint8_t *a, uint8_t proto, uint16_t port)
+{
+	uint32_t i, j;
+
+	for (i = 0; N.pin && i < N.spec->nruntime; i++) {
+		const struct net_rt *rt = &N.spec->rt[i];
+
+		if (rt->proto != proto || port < rt->lo || port > rt->hi)
+			continue;
+		for (j = 0; j < N.pin[i].n; j++)
+			if (N.pin[i].a[j].family == (v6 ? AF_INET6 : AF_INET) &&
+			    !memcmp(N.pin[i].a[j].a, a, v6 ? 16 : 4))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The notify broker (broker.c): the box stays in the caller's network;
+ * with a mount namespace of its own where one can be had (root, or a user
+ * namespace), for the pinned hosts file.
+ */
+static void plan_broker(const struct policy *p, const char *why)
+{
+	const char *no = broker_unavailable(p);
+
+	if (no)
+		die("net: the notify broker cannot be had (%s): %s", why, no);
+	N.broker = 1;
+	broker_plan(p, pin_allows);
+	if (boxns_privileged() || boxns_userns_available())
+		boxns_want(BOXNS_MOUNT);
+	else if (p->net.nruntime)
+		warning("net: notify broker without a mount namespace: the "
+			"box sees the host's /etc/hosts, not the pinned names "
+			"(they are enforced by address; DNS is not reachable: "
+			"no UDP, no resolver listed)");
 }
 
 void net_plan(const struct policy *p, struct layer_state *l)
@@ -180,6 +258,7 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	const struct net_spec *s = &p->net;
 
 	N.spec = s;
+	N.p = p;
 	if (!s->present) {
 		l->tier = TIER_OFF;
 		return;
@@ -207,7 +286,41 @@ void net_plan(const struct policy *p, struct layer_state *l)
 			    : "");
 		return;
 	}
+	if (p->broker_forced || N.backend_arg == NET_BACKEND_BROKER) {
+		if (p->broker_forced &&
+		    (N.backend_arg == NET_BACKEND_CGROUP ||
+		     N.backend_arg == NET_BACKEND_NAMESPACE))
+			die("net: --net-backend %s, but the policy says "
+			    "`backend broker`",
+			    N.backend_arg == NET_BACKEND_CGROUP ? "cgroup"
+								: "namespace");
+		if (s->ebpf.forced)
+			die("net: --net-backend broker, but the policy says "
+			    "`backend cgroup`");
+		plan_broker(p, p->broker_forced ? "the policy says `backend "
+						  "broker`"
+						: "--net-backend broker");
+		return;
+	}
 	N.cgroup = want_cgroup(s);
+	/* auto, where no namespace can be had: the cgroup programs where
+	 * this process may attach them, else the broker */
+	if (!N.cgroup && N.backend_arg == NET_BACKEND_AUTO &&
+	    !net_namespace_usable(s)) {
+		if (s->ebpf.present && ebpf_capable()) {
+			N.cgroup = N.ladder = 1;
+			N.fallback = namespace_why(s);
+		} else if (!(N.nobroker = broker_unavailable(p))) {
+			N.ladder = 1;
+			N.fallback = namespace_why(s);
+			warning("net: the network namespace cannot be had (%s) "
+				"nor the cgroup programs: the notify broker "
+				"enforces the egress (docs/EGRESS.md)",
+				N.fallback);
+			plan_broker(p, "auto");
+			return;
+		}
+	}
 	if (!N.cgroup) {
 		plan_namespace(s);
 		return;
@@ -233,6 +346,11 @@ void net_cgroup(int made, const char *why, int (*open_fd)(void))
 		    "own, which polexec could not make: %s",
 		    why);
 	N.cgroup = 0;
+	if (N.ladder) {
+		N.fallback = "no network namespace, no cgroup v2 for the box";
+		plan_broker(N.p, "auto");
+		return;
+	}
 	N.fallback = "no cgroup v2 for the box";
 	warning("net: no cgroup v2 for the box (%s): the network "
 		"namespace enforces the egress instead",
@@ -431,7 +549,7 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 	uint32_t i;
 
 	check_std_fds(p);
-	if (!net_needs_pair(s) && !N.cgroup)
+	if (!net_needs_pair(s) && !N.cgroup && !N.broker)
 		return;
 	N.pin = xcalloc(s->nruntime ? s->nruntime : 1, sizeof(*N.pin));
 	for (i = 0; i < s->nruntime; i++) {
@@ -448,7 +566,9 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 			batch_pins(i);
 		nfnl_batch_end(&N.batch);
 	}
-	hosts_files();
+	/* the broker without a mount namespace: no file of the box's own */
+	if (!N.broker || boxns_wanted(BOXNS_MOUNT))
+		hosts_files();
 }
 
 /* --- the helper: the namespace pair and its table ---------------------- */
@@ -530,6 +650,8 @@ static void start_cgroup(void)
 
 void net_start(void)
 {
+	if (N.broker)
+		return; /* the supervisor, with the box */
 	if (N.spec && N.cgroup) {
 		start_cgroup();
 		return;
@@ -723,6 +845,10 @@ void net_finish(void)
 {
 	int v4 = 0, v6 = 1;
 
+	if (N.broker) {
+		N.blocked_read = 1;
+		broker_each_blocked(blocked_dest, NULL);
+	}
 	if (N.cgroup) {
 		N.blocked_read = 1;
 		if (ebpf_each_blocked(blocked_dest, NULL) < 0) {
@@ -776,6 +902,7 @@ void net_record(struct text *t, int refused)
 	text_add(t, ",\"mode\":\"%s\",\"egress\":\"%s\"",
 		 s->mode == POLBIN_NET_FILTERED ? "filtered" : "none",
 		 N.cgroup			  ? "cgroup-ebpf"
+		 : N.broker			  ? "notify broker"
 		 : s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
 		 : s->nloopback			  ? "loopback ports via polexec"
 						  : "none");
@@ -784,6 +911,7 @@ void net_record(struct text *t, int refused)
 	text_add(t, ",\"rung\":\"%s\"",
 		 net_fallback_on() ? net_fallback_rung()
 		 : N.cgroup	   ? "cgroup"
+		 : N.broker	   ? "seccomp-notify"
 				   : "namespace");
 	text_add(t, ",\"loopback\":[");
 	for (i = 0; i < s->nloopback; i++)
@@ -815,7 +943,8 @@ void net_record(struct text *t, int refused)
 		 (int)N.blocked.len, N.blocked.s ? N.blocked.s : "",
 		 N.blocked_read == 1 ? "true" : "false",
 		 N.blocked_read == 1 &&
-			 (N.cgroup
+			 (N.broker ? broker_blocked_complete()
+			  : N.cgroup
 			      ? N.full4 + N.full6 < POLBIN_EBPF_BLOCKED_SIZE
 			      : N.full4 < POLBIN_NFT_BLOCKED_SIZE &&
 				    N.full6 < POLBIN_NFT_BLOCKED_SIZE)

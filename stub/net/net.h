@@ -11,13 +11,21 @@
 #define POLEXEC_MAX_NET_ADDRS 64 /* addresses pinned per net entry */
 
 /* --net-backend: which egress backend the caller forces (docs/EGRESS.md). */
-enum { NET_BACKEND_AUTO = 0, NET_BACKEND_CGROUP, NET_BACKEND_NAMESPACE };
+enum {
+	NET_BACKEND_AUTO = 0,
+	NET_BACKEND_CGROUP,
+	NET_BACKEND_NAMESPACE,
+	NET_BACKEND_BROKER,
+};
 void net_backend_arg(int backend);
 
 /* The first pasta binary found, or NULL. */
 const char *net_pasta_path(void);
 /* May this user open /dev/net/tun, as pasta must? */
 int net_tun_usable(void);
+/* Could the namespace backend be had here (a user namespace; for `net
+ * filtered` pasta and /dev/net/tun)? */
+int net_namespace_usable(const struct net_spec *s);
 /* Parent, deciding layers: the net tier; namespaces asked for. */
 void net_plan(const struct policy *p, struct layer_state *l);
 /* After net_plan: does the cgroup backend want a cgroup v2 of the box's

@@ -94,6 +94,17 @@ const struct obs_rule *obs_rule_of(const struct obs_spec *o, uint32_t code);
  */
 void supervise_plan(const struct policy *p, const struct vars *vars,
 		    struct ll_run *ll, int learn, int explain);
+/*
+ * The notify broker (net/broker.c): the box installs prog in place of
+ * NOTIFY, and each notification the decision program allows (or logs) is
+ * offered to handle() first, which answers it and returns 1 when it is a
+ * broker call. Set after supervise_plan().
+ */
+void supervise_broker(const struct sock_filter *prog, unsigned short n,
+		      int (*handle)(const struct seccomp_notif *n,
+				    int listener));
+/* NULL when the supervisor can carry the broker, else why not. */
+const char *supervise_broker_unavailable(void);
 /* --learn: the hook for the layers learn mode leaves out (Landlock; the
  * box's view must show the whole tree). */
 int supervise_learning(void);

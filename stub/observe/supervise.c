@@ -105,6 +105,11 @@ static struct {
 	int twothreads; /* test hook: a second thread sends the listener */
 	uint64_t seen;	/* notifications received */
 	char note[240]; /* the child's reason to install no listener */
+	/* the notify broker (net/broker.c): its program, and what answers
+	 * the broker calls the decision program allows */
+	const struct sock_filter *bprog;
+	unsigned short nbprog;
+	int (*bhandle)(const struct seccomp_notif *n, int listener);
 } S; /* zero-initialized, no file space: supervise_plan() sets -1s */
 
 long obs_sys(long nr, long a, long b, long c, long d, long e, long f)
@@ -184,6 +189,24 @@ void supervise_plan(const struct policy *p, const struct vars *vars,
 	}
 }
 
+void supervise_broker(const struct sock_filter *prog, unsigned short n,
+		      int (*handle)(const struct seccomp_notif *, int))
+{
+	S.bprog = prog;
+	S.nbprog = n;
+	S.bhandle = handle;
+}
+
+const char *supervise_broker_unavailable(void)
+{
+	if (obs.mode == 1)
+		return NULL;
+	if (obs.mode == 2)
+		return "--learn continues every call it observes";
+	return "no seccomp supervisor here (the record's observation says "
+	       "why)";
+}
+
 int supervise_learning(void)
 {
 	return obs.mode == 2;
@@ -191,6 +214,8 @@ int supervise_learning(void)
 
 int supervise_before_clone(void)
 {
+	if (S.bprog && obs.mode != 1)
+		die("net: the notify broker needs the seccomp supervisor");
 	if (!obs.mode)
 		return 0;
 	if (obs_sys(__NR_socketpair, AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0,
@@ -384,10 +409,17 @@ int supervise_child_exec(const struct policy *p, const char *path,
 	int alone;
 	long fd;
 
-	if (!obs.mode)
+	if (!obs.mode) {
+		if (S.bprog) /* the broker's calls would go unanswered */
+			die("child: net: the notify broker has no supervisor");
 		return 0;
+	}
 	fp.len = p->obs->nprog[S.prog];
 	fp.filter = (struct sock_filter *)(uintptr_t)p->obs->prog[S.prog];
+	if (S.bprog) { /* the broker's program, in NOTIFY's place */
+		fp.len = S.nbprog;
+		fp.filter = (struct sock_filter *)(uintptr_t)S.bprog;
+	}
 	/* As the exec'ing thread of before had it: the command dies with
 	 * its parent. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
@@ -402,8 +434,8 @@ int supervise_child_exec(const struct policy *p, const char *path,
 			    CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
 				CLONE_THREAD | CLONE_SYSVSEM,
 			    NULL) < 0) {
-		if (obs.mode == 2)
-			die_with_error("child: learn: clone(thread)");
+		if (obs.mode == 2 || S.bprog)
+			die_with_error("child: clone(thread)");
 		snprintf(S.note, sizeof(S.note),
 			 "clone(thread): %s: denials are enforced, not "
 			 "recorded",
@@ -423,8 +455,8 @@ int supervise_child_exec(const struct policy *p, const char *path,
 		    "denials are enforced, not recorded",
 		    -fd);
 		X.listener = -1;
-		if (obs.mode == 2)
-			die("child: learn: %s", S.note);
+		if (obs.mode == 2 || S.bprog)
+			die("child: %s", S.note);
 		/* the decision program, installed by the caller; the other
 		 * thread ends, or the execve ends it */
 		return 0;
@@ -528,6 +560,11 @@ static void answer(void)
 	code = sbpf_run(obs.o->prog[OBS_PROG_EXPLAIN],
 			obs.o->nprog[OBS_PROG_EXPLAIN], &n.data);
 	act = RET_ACTION(ret);
+	/* What the decision allows on a broker call, the broker makes
+	 * itself: never continued. */
+	if (S.bhandle && (act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG) &&
+	    S.bhandle(&n, S.listener))
+		return;
 	if (obs.mode == 2 && learnable(code)) {
 		if (act != SECCOMP_RET_ALLOW && act != SECCOMP_RET_LOG)
 			obs_seccomp(&n, ret, code, 1);

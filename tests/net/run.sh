@@ -263,26 +263,45 @@ no_new_pasta() {
 # --- the tests -----------------------------------------------------------
 
 # A caller who may not open /dev/net/tun (a 0600 node, as on a machine
-# without udev) gets a refusal naming the device, and the command never
-# runs; twin: root, for whom the same node is usable, runs the box.
+# without udev) gets a refusal naming the device from the namespace
+# backend, and the command never runs; auto takes the notify broker
+# instead; twin: root, for whom the same node is usable, runs the box.
 t_unprivileged_needs_tun() {
 	is_root || return 0 # the root pass checks it for both
-	mkdir "$T/dev" && chmod 755 "$T" "$T/dev" &&
+	mkdir "$T/dev" "$T/u" && chmod 755 "$T" "$T/dev" && chmod 777 "$T/u" &&
 		mknod -m 600 "$T/dev/tun" c 10 200 || return 1
 	unshare --mount --propagation private /bin/sh -c "
 		mount --bind '$T/dev/tun' /dev/net/tun &&
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
-			'$POLEXEC' '$ART/filtered.polbin' -- /bin/sh -c \
-			'echo ran >$T/canary' 2>'$T/stderr'
+			'$POLEXEC' --net-backend namespace '$ART/filtered.polbin' \
+			-- /bin/sh -c 'echo ran >$T/canary' 2>'$T/stderr'
 		echo \$? >'$T/rc'
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			'$POLEXEC' --record '$T/u/auto.json' '$ART/filtered.polbin' \
+			-- '$BIN/netprobe' tcp $H1 8080 >'$T/auto-out' \
+			2>'$T/auto-err'
+		echo \$? >'$T/rc-auto'
 		'$POLEXEC' '$ART/filtered.polbin' -- /bin/true
 		echo \$? >'$T/rc-root'" </dev/null >/dev/null 2>&1
-	expect "uid 65534 with a 0600 tun: exit" "$(cat "$T/rc")" 125 &&
+	expect "uid 65534 with a 0600 tun, namespace: exit" "$(cat "$T/rc")" \
+		125 &&
 		expect_match "names the device" "$(cat "$T/stderr")" \
 			'/dev/net/tun' &&
 		expect_absent "the command never ran" "$T/canary" &&
 		expect "root with the same node: exit" "$(cat "$T/rc-root")" 0 ||
 		return 1
+	# auto goes down the ladder to the notify broker (issue 26), which
+	# needs no tun: the listed port reached, the record says why
+	expect "uid 65534 with a 0600 tun, auto: exit" "$(cat "$T/rc-auto")" \
+		0 &&
+		expect "and h1:8080 reached" "$(cat "$T/auto-out")" \
+			"tcp $H1 8080: h1:8080/tcp" &&
+		expect "record: the broker" \
+			"$(jq -r .layers.net.egress "$T/u/auto.json")" \
+			"notify broker" &&
+		expect_match "record: why" \
+			"$(jq -r .layers.net.backend_fallback "$T/u/auto.json")" \
+			'/dev/net/tun' || return 1
 	# loopback ports need no pasta, so no tun: uid 65534 reaches one
 	unshare --mount --propagation private /bin/sh -c "
 		mount --bind '$T/dev/tun' /dev/net/tun &&

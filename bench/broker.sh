@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The notify broker (issue 26) against the namespace backend and bare, in
+# one run, inside a throwaway network and mount namespace whose only way
+# out is a veth pair with no far end (bench_veth):
+#
+#   connect  the median of CONNECTS blocking connects from inside one box
+#            to a server on the namespace's 127.0.0.1, the port listed as
+#            `loopback` (broker: polexec's supervisor connects the box's
+#            socket; namespace: polexec's relay), and bare
+#   curl     200 requests, a connection each (HTTP/1.0; CURL_RUNS runs)
+#   bulk     BULK (default 1G) from the same server over one connection
+#            to /dev/null (BULK_RUNS runs); under the broker the bytes go
+#            through the box's own socket, never through polexec
+#   start    polexec -- /bin/true, broker and namespace (RUNS runs)
+#
+# Medians and ratios, printed and kept in $B/bench/broker.txt. Timing is
+# reported, never asserted. Needs root (namespaces).
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+bench_setup 50 hyperfine jq pasta unshare ip curl python3
+CURL_RUNS=${CURL_RUNS:-10}
+BULK_RUNS=${BULK_RUNS:-3}
+BULK=${BULK:-1G}
+CONNECTS=${CONNECTS:-2000}
+PROBE=$B/tests/broker/brokerprobe
+
+if [ -z "${BENCH_BROKER_OUTER:-}" ]; then
+	[ "$(id -u)" = 0 ] || {
+		echo "bench: broker.sh needs root" >&2
+		exit 2
+	}
+	BENCH_BROKER_OUTER=1 exec unshare --net --mount --propagation private \
+		sh "$0" "$@"
+fi
+
+bench_veth
+
+W=$(mktemp -d /tmp/polc-bench-broker.XXXXXX)
+SRV=
+trap 'kill $SRV 2>/dev/null; rm -rf "$W"' EXIT
+mkdir -p "$OUT" "$W/www" "$W/run"
+i=0
+while [ $i -lt 200 ]; do
+	echo "page $i" >"$W/www/p$i.txt"
+	i=$((i + 1))
+done
+truncate -s "$BULK" "$W/www/big"
+PORT=39311
+LPORT=39312
+(cd "$W/www" && exec python3 -m http.server --bind 127.0.0.1 $PORT \
+	>/dev/null 2>&1) &
+SRV=$!
+# connect latency: a C acceptor with a deep backlog (http.server's is 5)
+"$PROBE" logserve 127.0.0.1 $LPORT 600 "$W/accepts.log" >"$W/lserve.out" &
+SRV="$SRV $!"
+i=0
+until curl -s -o /dev/null "http://127.0.0.1:$PORT/p0.txt"; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || { echo "bench: the web server did not start" >&2; exit 1; }
+	sleep 0.1
+done
+
+cat >"$W/filtered.pol" <<EOF
+policy "bench-broker" {
+  net filtered {
+    allow 10.77.1.2:443
+    loopback $PORT $LPORT
+  }
+}
+EOF
+"$POLC" build "$W/filtered.pol" -o "$W/filtered.polbin" 2>/dev/null
+
+BR="$POLEXEC --net-backend=broker $W/filtered.polbin --"
+NS="$POLEXEC --net-backend=namespace $W/filtered.polbin --"
+CURL="cd $W/run && /bin/rm -rf got && /bin/mkdir got && /usr/bin/curl -sS --fail -o 'got/#1' 'http://127.0.0.1:$PORT/p[0-199].txt'"
+GET="/usr/bin/curl -sS --fail -o /dev/null http://127.0.0.1:$PORT/big"
+
+# shellcheck disable=SC2086
+lat() { "$@" "$PROBE" connlat 127.0.0.1 $LPORT "$CONNECTS" | sed 's/.*median_us=//'; }
+LAT_BARE=$(lat)
+# shellcheck disable=SC2086
+LAT_BR=$(lat $BR)
+# shellcheck disable=SC2086
+LAT_NS=$(lat $NS)
+
+hyperfine -N --style basic --warmup 5 --runs "$RUNS" \
+	--export-json "$OUT/broker-start.json" \
+	-n broker "$BR /bin/true" -n namespace "$NS /bin/true" >/dev/null
+hyperfine --style basic --warmup 2 --runs "$CURL_RUNS" \
+	--export-json "$OUT/broker-curl.json" \
+	-n bare "$CURL" -n broker "$BR /bin/sh -c \"$CURL\"" \
+	-n namespace "$NS /bin/sh -c \"$CURL\"" >/dev/null
+hyperfine --style basic --warmup 1 --runs "$BULK_RUNS" \
+	--export-json "$OUT/broker-bulk.json" \
+	-n bare "$GET" -n broker "$BR $GET" -n namespace "$NS $GET" \
+	>/dev/null
+
+ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+{
+	echo "connect, median of $CONNECTS in one box (us; x bare):"
+	for n in bare:$LAT_BARE broker:$LAT_BR namespace:$LAT_NS; do
+		printf '  %-10s %s  %sx\n' "${n%%:*}" "${n#*:}" \
+			"$(ratio "${n#*:}" "$LAT_BARE")"
+	done
+	echo "start of a box, median of $RUNS (ms):"
+	for n in broker namespace; do
+		printf '  %-10s %s\n' $n "$(ms "$(hf_median "$OUT/broker-start.json" $n)")"
+	done
+	bare=$(hf_median "$OUT/broker-curl.json" bare)
+	echo "curl, 200 connections, median of $CURL_RUNS (ms; x bare):"
+	for n in bare broker namespace; do
+		m=$(hf_median "$OUT/broker-curl.json" $n)
+		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$m" "$bare")"
+	done
+	bare=$(hf_median "$OUT/broker-bulk.json" bare)
+	echo "$BULK over one connection, median of $BULK_RUNS (ms; throughput x bare):"
+	for n in bare broker namespace; do
+		m=$(hf_median "$OUT/broker-bulk.json" $n)
+		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$bare" "$m")"
+	done
+} | tee "$OUT/broker.txt"
