@@ -796,7 +796,9 @@ static void grade(struct row *r, const struct box *b)
 	}
 }
 
-/* Did the box get net none's second rung (net.rung "seccomp...")? */
+/* Did the box get net none's second rung, or the notify broker (net.rung
+ * "seccomp...")? Either way its loopback is the caller's (the broker's
+ * ports only the listed ones) and it has no UDP socket. */
 static int net_fallback_rung(const struct box *b)
 {
 	json_t *r = json_object_get(
@@ -805,6 +807,19 @@ static int net_fallback_rung(const struct box *b)
 
 	return json_is_string(r) &&
 	       !strncmp(json_string_value(r), "seccomp", 7);
+}
+
+/* Did the notify broker enforce the box's egress (net.rung
+ * "seccomp-notify")? It refuses every abstract unix connect, the box's
+ * own too: polexec makes the connect, outside the box's Landlock scope. */
+static int broker_rung(const struct box *b)
+{
+	json_t *r = json_object_get(
+	    json_object_get(json_object_get(b->record, "layers"), "net"),
+	    "rung");
+
+	return json_is_string(r) &&
+	       !strcmp(json_string_value(r), "seccomp-notify");
 }
 
 /* Did polexec record a seccomp denial of call? */
@@ -919,9 +934,15 @@ static void judge(struct st *s, struct row *r, struct box *b, enum kind k,
 	}
 	/* net none's second rung (no network namespace could be had:
 	 * seccomp refuses every socket family but AF_UNIX) takes the box's
-	 * own loopback too, as its record says: the twin cannot work there,
-	 * and the attack is judged alone (degraded, by the rung's tier) */
+	 * own loopback too, as its record says, and the notify broker has
+	 * the caller's loopback and no UDP: the twin cannot work there, and
+	 * the attack is judged alone (by the rung's tier) */
 	if (twin_ok == 0 && k == K_NET && net_fallback_rung(b))
+		twin_ok = 2;
+	/* likewise the notify broker, for the box's own abstract socket
+	 * (docs/EGRESS.md, "Unix sockets") */
+	if (twin_ok == 0 && !strcmp(r->name, "ipc.abstract-socket") &&
+	    broker_rung(b))
 		twin_ok = 2;
 	if (twin_ok == 0 || (twin_ok < 0 && sig)) {
 		r->v = V_BROKEN;
