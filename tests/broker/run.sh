@@ -317,6 +317,34 @@ t_broker_pinned_names() {
 			"$(rec '.layers.net.pinned[0].addresses | join(" ")')" "$H1"
 }
 
+# The box's own view: a unix socket it serves in its own /tmp (a tmpfs
+# polexec's tree does not have) is reached by an absolute path and by one
+# relative to its cwd, both resolved by polexec in the box's root; a TCP
+# socket passed over it still reaches only the listed host. Twin: the same
+# path outside the box does not exist.
+t_broker_view_unix_paths() {
+	p="$BIN/brokerprobe"
+	boxsh --var BIN="$BIN" "$ART/view.polbin" -- /bin/sh -c "
+		'$p' passer /tmp/s.sock 10 >/tmp/passer.out &
+		i=0; until grep -q ready /tmp/passer.out 2>/dev/null; do
+			i=\$((i + 1)); [ \$i -lt 50 ] || break; sleep 0.1; done
+		'$p' unix /tmp/s.sock
+		cd /tmp && '$p' unix s.sock
+		'$p' scm /tmp/s.sock $H2 8080
+		'$p' scm /tmp/s.sock $H1 8080
+		kill %1" || return 1
+	expect "absolute path in the box's /tmp" "$(res "unix /tmp/s.sock")" \
+		ok &&
+		expect "relative to the box's cwd" "$(res "unix s.sock")" ok &&
+		expect_match "passed TCP to h2" \
+			"$(res "scm /tmp/s.sock $H2 8080")" '^tcp=errno=EPERM' &&
+		expect_match "twin: passed TCP to h1" \
+			"$(res "scm /tmp/s.sock $H1 8080")" '^tcp=h1:8080/tcp' &&
+		expect "record: the view" "$(rec .layers.view.tier)" enforced &&
+		expect_broker_record &&
+		expect_absent "twin: no such socket outside" /tmp/s.sock
+}
+
 # BROKER_UNSOUND=1: the unsound design (POLEXEC_TEST_BROKER_CONTINUE)
 # loses the race and the fd swap: the same probes reach h2.
 t_broker_unsound_loses() {
@@ -343,6 +371,7 @@ t_broker_listen_and_ipopts
 t_broker_supervisor_stalled_or_killed
 t_broker_forced
 t_broker_pinned_names
+t_broker_view_unix_paths
 "
 [ -n "${BROKER_UNSOUND:-}" ] && TESTS="$TESTS t_broker_unsound_loses"
 

@@ -1306,6 +1306,32 @@ t_ll_absent_landlock_negotiated() {
 			"$(jq -r .layers.landlock.tier "$T/rec2.json")" enforced
 }
 
+# polexec inside a box of polexec's (docs/AGENTS.md, recipe C): the outer
+# box refuses namespaces, so the inner box is the host's tree (the outer
+# view) under Landlock and net none by seccomp; its warnings and record
+# name the outer box's policy as the reason, not the user or a container.
+t_nested_inner_blames_outer_box() {
+	ll_setup || return 1
+	llbox --var NEST_INNER="$ART/nest_inner.polbin" \
+		"$ART/nest_outer.polbin" -- "$BIN/polexec" --record \
+		"$T/ws/rec.json" --var BIN="$BIN" --var LL_WS="$T/ws" \
+		"$ART/nest_inner.polbin" -- "$BIN/llprobe" read "$T/ws/file"
+	expect "inner: ran" "$OUT" "read: 10 bytes" ||
+		{ printf '%s\n' "$ERR" | head -n 5; return 1; }
+	expect_match "inner: the view's warning" "$ERR" \
+			'warning: view: no user namespace inside the outer polexec box: .*polexec runs inside another polexec box, whose policy refuses' &&
+		expect_match "inner: the network's warning" "$ERR" \
+			'warning: net: none: no network namespace can be made here \(polexec runs inside another polexec box' &&
+		expect_nomatch "inner: nothing blames a container" "$ERR" \
+			'container' &&
+		expect_match "inner: record's view" \
+			"$(jq -r .layers.view.tier "$T/ws/rec.json")" \
+			'^degraded\(no user namespace inside the outer polexec box' &&
+		expect_match "inner: record's net" \
+			"$(jq -r .layers.net.tier "$T/ws/rec.json")" \
+			'^degraded\(no network namespace \(inside the outer polexec box'
+}
+
 t_ll_polc_lints() {
 	ll_setup || return 1
 	printf 'policy "w" {\n  fs { rw / }\n}\n' >"$T/w.pol"
@@ -2587,6 +2613,7 @@ t_ll_write_to_home_refused_at_run_time
 t_ll_secret_store_warned_at_start
 t_ll_require_refuses_older_kernel
 t_ll_absent_landlock_negotiated
+t_nested_inner_blames_outer_box
 t_ll_polc_lints
 t_ll_dump_and_doctor
 t_ll_hostile_sections_refused

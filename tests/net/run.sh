@@ -63,7 +63,11 @@ nb() { [ -z "${NET_BACKEND:-}" ] || echo "--net-backend=$NET_BACKEND"; }
 
 # The egress the record names for net filtered in this pass.
 filtered_egress() {
-	if [ "${NET_BACKEND:-}" = cgroup ]; then echo cgroup-ebpf; else echo nft+pasta; fi
+	case ${NET_BACKEND:-} in
+	cgroup) echo cgroup-ebpf ;;
+	broker) echo "notify broker" ;;
+	*) echo nft+pasta ;;
+	esac
 }
 
 # boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
@@ -1517,6 +1521,22 @@ t_filtered_tfo_connect_mptcp
 
 # The root pass's second round, NET_BACKEND=cgroup: the egress tests that
 # hold for both backends, then the cgroup backend's own.
+# The broker round (both passes, NET_BACKEND=broker): the egress tests
+# that hold under the notify broker too (no UDP: its tests are
+# tests/broker's), and the held-back ways around (raw, packet, netlink,
+# io_uring, vsock, sockets handed over as fds 0-2).
+BROKER_TESTS="
+t_filtered_allowed_reached_others_blocked
+t_filtered_ipv6
+t_filtered_deny_carved_out_of_allow
+t_filtered_pinned_names
+t_filtered_pinned_names_in_view
+t_filtered_variable_entry
+t_filtered_sockets_refused
+t_std_fd_sockets
+t_outside_socket_refused
+"
+
 CGROUP_TESTS="
 t_filtered_allowed_reached_others_blocked
 t_filtered_udp_blocked_unless_listed
@@ -1558,6 +1578,18 @@ run_all() {
 		done
 		NET_BACKEND=namespace
 	fi
+	NET_BACKEND=broker
+	say "--- net suite as $WHO_RUNS, --net-backend=broker"
+	for t in ${NET_ONLY:-$BROKER_TESTS}; do
+		case " $(echo $BROKER_TESTS) " in
+		*" $t "*) ;;
+		*) continue ;;
+		esac
+		eval "broker_$t() { $t; }"
+		in_scratch "broker_$t" box_stderr
+	done
+	NET_BACKEND=
+	is_root && NET_BACKEND=namespace
 	records_check net "${NET_ONLY:-}"
 	rm -rf "$SCRATCH"
 }

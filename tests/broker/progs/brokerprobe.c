@@ -324,14 +324,18 @@ static _Noreturn int probe_passer(char **a)
 		if (c < 0)
 			continue;
 		fds[0] = socket(AF_INET, SOCK_STREAM, 0);
+		/* in a broker's box no UDP socket is made: the TCP one alone */
 		fds[1] = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fds[1] < 0)
+			fds[1] = fds[0];
 		cm->cmsg_level = SOL_SOCKET;
 		cm->cmsg_type = SCM_RIGHTS;
 		cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
 		memcpy(CMSG_DATA(cm), fds, sizeof(fds));
 		sendmsg(c, &m, 0);
 		close(fds[0]);
-		close(fds[1]);
+		if (fds[1] != fds[0])
+			close(fds[1]);
 		close(c);
 	}
 }
