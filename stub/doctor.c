@@ -300,7 +300,8 @@ static int check_net_trial(const struct net_spec *n)
 static int check_net(const struct policy *p)
 {
 	const struct net_spec *n = &p->net;
-	int pasta = net_needs_pasta(n), missing, cgroup;
+	int pasta = net_needs_pasta(n), missing, cgroup, forced;
+	int asked = net_backend_asked();
 
 	if (!n->present)
 		return 0;
@@ -318,32 +319,37 @@ static int check_net(const struct policy *p)
 	 * had, it is missing */
 	/* the notify broker (net/broker.c): forced, or auto's last rung
 	 * where neither a namespace nor the cgroup programs can be had */
-	if (p->broker_forced || (n->ebpf.present && p->nbroker &&
-				 !net_namespace_usable(n) && !ebpf_capable())) {
+	if (asked == NET_BACKEND_BROKER || p->broker_forced ||
+	    (asked == NET_BACKEND_AUTO && n->ebpf.present && p->nbroker &&
+	     !net_namespace_usable(n) && !ebpf_capable())) {
 		const char *no = broker_unavailable_here(p);
 
 		if (no)
 			line("net backend", "MISSING", no);
 		else
 			line("net backend", "found",
-			     p->broker_forced
+			     p->broker_forced || asked == NET_BACKEND_BROKER
 				 ? "the notify broker (seccomp user "
-				   "notification), as the policy says `backend "
-				   "broker`"
+				   "notification), as the policy or "
+				   "--net-backend says"
 				 : "the notify broker (seccomp user "
 				   "notification): no network namespace and no "
 				   "cgroup programs here");
 		return no != NULL;
 	}
-	cgroup = n->ebpf.forced && ebpf_capable();
+	forced = n->ebpf.forced || asked == NET_BACKEND_CGROUP;
+	cgroup = forced && ebpf_capable();
 	if (cgroup)
 		line("net backend", "found",
 		     "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN), as the "
-		     "policy says `backend cgroup`");
-	else if (n->ebpf.forced)
+		     "policy or --net-backend says");
+	else if (forced)
 		line("net backend", "MISSING",
-		     "the policy says `backend cgroup`, which needs CAP_BPF "
-		     "and CAP_NET_ADMIN (root)");
+		     "the policy or --net-backend says `cgroup`, which needs "
+		     "CAP_BPF and CAP_NET_ADMIN (root)");
+	else if (asked == NET_BACKEND_NAMESPACE)
+		line("net backend", "found",
+		     "the network namespace, as --net-backend says");
 	else if (n->ebpf.present && ebpf_capable())
 		line("net backend", "found",
 		     "the network namespace; the cgroup programs could be "
@@ -375,7 +381,7 @@ static int check_net(const struct policy *p)
 		     "(udev's usual mode is 0666)");
 		missing++;
 	}
-	return cgroup ? 0 : missing + n->ebpf.forced;
+	return cgroup ? 0 : missing + forced;
 }
 
 /* With an artifact: what it needs, found or missing; 0 or 1. */

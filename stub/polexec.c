@@ -157,6 +157,7 @@ int main(int argc, char **argv)
 	signals_default(); /* run.c: before any helper, pasta, the box */
 	init_args(argv, environ);
 	parse_args(argv, &a);
+	net_backend_arg(a.net_backend); /* doctor tries the one asked for */
 	if (a.doctor)
 		return doctor(a.artifact);
 	protect_self();

@@ -99,6 +99,11 @@ void net_backend_arg(int backend)
 	N.backend_arg = backend;
 }
 
+int net_backend_asked(void)
+{
+	return N.backend_arg;
+}
+
 static const char *const pasta_paths[] = {"/usr/bin/pasta",
 					  "/usr/local/bin/pasta"};
 
@@ -204,8 +209,14 @@ int net_namespace_usable(const struct net_spec *s)
 /* Why not (after net_namespace_usable said so), for backend_fallback. */
 static const char *namespace_why(const struct net_spec *s)
 {
-	if (!boxns_userns_available())
-		return "no user namespace for this user";
+	static char why[512];
+
+	if (!boxns_userns_available()) {
+		snprintf(why, sizeof(why),
+			 "no user namespace for this user: %s",
+			 boxns_userns_why());
+		return why;
+	}
 	if (!net_pasta_path())
 		return "no pasta for `net filtered`";
 	(void)s;
@@ -906,8 +917,10 @@ void net_record(struct text *t, int refused)
 		 : s->mode == POLBIN_NET_FILTERED ? "nft+pasta"
 		 : s->nloopback			  ? "loopback ports via polexec"
 						  : "none");
-	if (N.fallback)
-		text_add(t, ",\"backend_fallback\":\"%s\"", N.fallback);
+	if (N.fallback) {
+		text_add(t, ",\"backend_fallback\":");
+		text_json(t, N.fallback);
+	}
 	text_add(t, ",\"rung\":\"%s\"",
 		 net_fallback_on() ? net_fallback_rung()
 		 : N.cgroup	   ? "cgroup"

@@ -18,6 +18,7 @@ enum {
 	NET_BACKEND_BROKER,
 };
 void net_backend_arg(int backend);
+int net_backend_asked(void); /* --net-backend, NET_BACKEND_AUTO if none */
 
 /* The first pasta binary found, or NULL. */
 const char *net_pasta_path(void);

@@ -1,10 +1,10 @@
 #!/bin/sh
-# polexec's size budget (issue 22): at most 163,840 bytes stripped, static,
-# with every layer. Fails when a change crosses it, so the budget is met
+# polexec's size budget (issue 22, raised for issues 24-26: docs/BENCHMARKS.md):
+# at most 172,032 bytes stripped, static, with every layer. Fails when a change crosses it, so the budget is met
 # by every commit rather than found missed at the end; `make bench-size`
 # shows where the bytes go.
 B=${B:-build}
-BUDGET=163840
+BUDGET=172032
 f=$B/polexec
 [ -x "$f" ] || { echo "size: $f is missing: run make first"; exit 2; }
 size=$(stat -c %s "$f") || exit 2

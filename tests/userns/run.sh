@@ -72,18 +72,30 @@ in_userns() {
 	wait $iu_pid
 }
 
-# As root of the namespace, net filtered still makes a user namespace
-# (polexec always pairs pasta's with one): refused, naming the setting.
+# As root of the namespace, net filtered's namespace backend still makes
+# a user namespace (polexec always pairs pasta's with one): forced, it is
+# refused, naming the setting. In auto, the ladder goes on to the notify
+# broker (docs/EGRESS.md) and says why it left the namespace.
 t_refusal_names_max_user_namespaces() {
-	in_userns "'$SHARED/polexec' --record '$T/rec.json' \
+	in_userns "'$SHARED/polexec' --net-backend namespace \
+		--record '$T/rec.json' \
 		'$SHARED/filtered.polbin' -- /bin/sh -c 'echo ran >$T/canary'
-		echo rc=\$?"
+		echo rc=\$?
+		'$SHARED/polexec' --record '$T/rec-auto.json' \
+		'$SHARED/filtered.polbin' -- /bin/true; echo rc-auto=\$?"
 	expect_match "exit" "$(cat "$T/out")" 'rc=125' &&
 		expect_match "names the cause and the fix" "$(cat "$T/out")" \
 			"^polexec: net: the box's own network namespace needs a user namespace, which this user may not create: $CAUSE" &&
 		expect_match "the record says so" \
 			"$(jq -r .reason "$T/rec.json")" "$CAUSE" &&
-		expect_absent "the command never ran" "$T/canary" || return 1
+		expect_absent "the command never ran" "$T/canary" &&
+		expect_match "auto: runs" "$(cat "$T/out")" 'rc-auto=0' &&
+		expect "auto: under the notify broker" \
+			"$(jq -r .layers.net.egress "$T/rec-auto.json")" \
+			"notify broker" &&
+		expect_match "auto: says why" \
+			"$(jq -r .layers.net.backend_fallback "$T/rec-auto.json")" \
+			"$CAUSE" || return 1
 	# twin: the same namespace without the setting runs past the check
 	# (and then stops at pasta: no default route in a fresh namespace)
 	unshare --user --map-root-user --net "$SHARED/polexec" \
@@ -95,7 +107,8 @@ t_refusal_names_max_user_namespaces() {
 # Loopback ports too: their listeners are in the pair, a user
 # namespace's whoever the caller (relay.c, net.c).
 t_loopback_refusal_names_it() {
-	in_userns "'$SHARED/polexec' '$SHARED/loopback.polbin' -- \
+	in_userns "'$SHARED/polexec' --net-backend namespace \
+		'$SHARED/loopback.polbin' -- \
 		/bin/sh -c 'echo ran >$T/canary'; echo rc=\$?"
 	expect_match "exit" "$(cat "$T/out")" 'rc=125' &&
 		expect_match "names the cause" "$(cat "$T/out")" "$CAUSE" &&
@@ -133,9 +146,11 @@ t_unprivileged_net_none_second_rung() {
 }
 
 t_doctors_name_it() {
-	in_userns "'$SHARED/polexec' --doctor '$SHARED/filtered.polbin'
+	in_userns "'$SHARED/polexec' --net-backend namespace \
+		--doctor '$SHARED/filtered.polbin'
 		echo rc=\$?; '$SHARED/polc' doctor
-		'$SHARED/polexec' --doctor '$SHARED/loopback.polbin'"
+		'$SHARED/polexec' --net-backend namespace \
+		--doctor '$SHARED/loopback.polbin'"
 	expect_match "polexec --doctor: missing" "$(cat "$T/out")" \
 		"^  net filtered +MISSING .*$CAUSE" &&
 		expect_match "polexec --doctor, loopback ports: missing" \
