@@ -35,6 +35,7 @@
 #include "artifact.h"
 #include "box/boxns.h"
 #include "box/trial.h"
+#include "box/view.h"
 #include "landlock/landlock.h"
 #include "net/broker.h"
 #include "net/fallback.h"
@@ -205,8 +206,7 @@ static int check_user(const struct policy *p)
 static int check_view(const struct policy *p)
 {
 	int best = p->view.flags & POLBIN_VIEW_F_BEST_EFFORT;
-	int user =
-	    !boxns_privileged() || (p->net.present && !boxns_net_privileged());
+	int user = view_in_userns(p);
 	char detail[1400];
 	struct trial t = {TRIAL_OK, 0, 0};
 
@@ -232,7 +232,18 @@ static int check_view(const struct policy *p)
 		if (t.step == TRIAL_CHROOT)
 			snprintf(detail + strlen(detail),
 				 sizeof(detail) - strlen(detail), ")");
-		line("view", t.step == TRIAL_OK ? "found" : "degraded", detail);
+		/* view_plan: a /proc bound in place of a fresh procfs is
+		 * a degraded view */
+		if (t.proc_rbind)
+			snprintf(
+			    detail + strlen(detail),
+			    sizeof(detail) - strlen(detail),
+			    "; proc: a fresh procfs is refused here (masked "
+			    "/proc paths), the container's /proc bound: %s",
+			    trial_hint(&(struct trial){TRIAL_PROCFS, 0, 0}));
+		line("view",
+		     t.step == TRIAL_OK && !t.proc_rbind ? "found" : "degraded",
+		     detail);
 		return 0;
 	} else {
 		snprintf(detail, sizeof(detail), "%s: %s (%s)",

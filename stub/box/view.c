@@ -212,6 +212,16 @@ static int mount_api(void)
 	       errno != ENOSYS;
 }
 
+int view_in_userns(const struct policy *p)
+{
+	/* not root; root without CAP_NET_ADMIN; the network's pair (a user
+	 * and network namespace made before the box, which it joins, root's
+	 * too), unless the policy forces the cgroup backend */
+	return !boxns_privileged() ||
+	       (p->net.present && !boxns_net_privileged()) ||
+	       (net_needs_pair(&p->net) && !p->net.ebpf.forced);
+}
+
 void view_plan(const struct policy *p, struct layer_state *l, int learn)
 {
 	const struct view_spec *v = &p->view;
@@ -246,9 +256,7 @@ void view_plan(const struct policy *p, struct layer_state *l, int learn)
 		hint = boxns_userns_why();
 	} else if (!mount_api()) {
 		why = "the kernel lacks the mount API (Linux 5.12)";
-	} else if (trial_run(!boxns_privileged() ||
-				 (p->net.present && !boxns_net_privileged()),
-			     TRIAL_WANT_VIEW, &t) == 0 &&
+	} else if (trial_run(view_in_userns(p), TRIAL_WANT_VIEW, &t) == 0 &&
 		   t.step != TRIAL_OK) {
 		/* trial.c: the steps tried, the first refused named */
 		snprintf(tried, sizeof(tried), "%s: %s",

@@ -18,6 +18,9 @@
  * requires and this caller or kernel cannot have.
  */
 void view_plan(const struct policy *p, struct layer_state *l, int learn);
+/* Does the box's view live in a user namespace (so its steps are tried
+ * in one: box/trial.c)? polexec --doctor asks it too. */
+int view_in_userns(const struct policy *p);
 /* Does the box get a root of its own (view_plan said so)? */
 int view_root(void);
 /* What other rooms put in the box's view, handed over by the child's

@@ -118,7 +118,8 @@ chmod -R a+rX "$tmp/work"
 # The root: the host's /usr (bound read-only by the spec), the merged-/usr
 # links, a passwd with uid 1000, empty mount points.
 r=$tmp/rootfs
-mkdir -p "$r/usr" "$r/etc" "$r/tmp" "$r/work" "$r/proc" "$r/dev" "$r/sys"
+mkdir -p "$r/usr" "$r/etc" "$r/tmp" "$r/work" "$r/proc" "$r/dev" "$r/sys" \
+	"$r/run"
 chmod 1777 "$r/tmp"
 for l in bin lib lib64 sbin; do
 	[ -L "/$l" ] && ln -s "$(readlink "/$l")" "$r/$l"
@@ -392,7 +393,8 @@ cell() {
 		for l in view net; do
 			case $(t $l) in
 			degraded*)
-				grep -q "degraded" "$o/doctor.txt" ||
+				# the layer's own line, not any degraded one
+				grep -Eq "^  $l( [a-z]+)? +degraded" "$o/doctor.txt" ||
 					why="${why}doctor did not say $l degraded; "
 				;;
 			esac
