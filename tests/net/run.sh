@@ -536,6 +536,26 @@ t_filtered_pinned_names() {
 	expect "other.test outside" "$(outside resolve other.test)" "$H2"
 }
 
+# A name pinned inside a CIDR allow of another port: the address keeps
+# the CIDR's port (80) and gains the name's (8080), by name or number;
+# what neither lists stays blocked (h1:5353/udp, which h1 serves: the
+# twin outside).
+t_filtered_pinned_name_in_cidr() {
+	boxp "$ART/names-cidr.polbin" -- "tcp svc.test 8080" "tcp $H1 80" \
+		"tcp $H1 8080" "udp $H1 5353" || return 1
+	reached "the name's port" "tcp svc.test 8080" "h1:8080/tcp" &&
+		reached "the same address by number, the name's port" \
+			"tcp $H1 8080" "h1:8080/tcp" &&
+		reached "the CIDR's port on the pinned address" "tcp $H1 80" \
+			"h1:80/tcp" &&
+		blocked "neither's: h1:5353/udp" "udp $H1 5353" &&
+		expect_filtered_record &&
+		expect_in_blocked "$H1:5353/udp" &&
+		expect_not_in_blocked "$H1:80/tcp" "$H1:8080/tcp" || return 1
+	expect "twin: h1:5353/udp outside" "$(outside udp $H1 5353)" \
+		"h1:5353/udp"
+}
+
 # The same pinning on top of the box's own view: /etc is the host's,
 # bound read-only, and the pinned files are bound over its two files.
 t_filtered_pinned_names_in_view() {
@@ -1517,6 +1537,7 @@ t_unprivileged_needs_tun
 t_backend_forced
 t_outside_socket_refused
 t_filtered_tfo_connect_mptcp
+t_filtered_pinned_name_in_cidr
 "
 
 # The root pass's second round, NET_BACKEND=cgroup: the egress tests that
@@ -1543,6 +1564,7 @@ t_filtered_udp_blocked_unless_listed
 t_filtered_ipv6
 t_filtered_deny_carved_out_of_allow
 t_filtered_pinned_names
+t_filtered_pinned_name_in_cidr
 t_filtered_pinned_names_in_view
 t_filtered_pinned_names_in_view_files
 t_filtered_variable_entry

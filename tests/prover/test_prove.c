@@ -584,6 +584,25 @@ static void test_net_evaluator(void **state)
 	d.kind = PROVE_NET_HOSTNET;
 	assert_int_equal(prove_net_allows(p, &d), 0);
 	assert_int_equal(prove_net_allows(h0, &d), 1);
+	/* The host's network namespace, under the cgroup backend: where the
+	 * caller may ask for it (auto, programs in the artifact), or the
+	 * policy forces it; never `backend namespace`, nor a plain none. */
+	d.kind = PROVE_NET_SHARED;
+	assert_int_equal(prove_net_allows(p, &d), 1);
+	assert_int_equal(prove_net_allows(h0, &d), 1);
+	ir_policy_destroy(&p);
+	p = compile("policy \"p\" { net filtered backend namespace "
+		    "{ allow 10.0.0.1:443 } }");
+	assert_int_equal(prove_net_allows(p, &d), 0);
+	ir_policy_destroy(&p);
+	p = compile("policy \"p\" { net none }");
+	assert_int_equal(prove_net_allows(p, &d), 0);
+	ir_policy_destroy(&p);
+	p = compile("policy \"p\" { net none { loopback 8080 } }");
+	assert_int_equal(prove_net_allows(p, &d), 1);
+	ir_policy_destroy(&p);
+	p = compile("policy \"p\" { net none backend cgroup }");
+	assert_int_equal(prove_net_allows(p, &d), 1);
 	ir_policy_destroy(&p);
 	ir_policy_destroy(&h);
 	ir_policy_destroy(&h0);
