@@ -492,11 +492,13 @@ static int ports(struct netq *q, const struct ir_port_range *r, uint32_t n,
  * 0.0.0.0 (the namespace's relay reaches 127.0.0.1 and ::1 alone), the
  * host's abstract Unix sockets (where Landlock's scope does not hold the
  * box), inbound connections from allowed destinations to a port the kernel
- * picked. A policy may run there when it forces that
- * backend, or when the caller may ask for it (`auto`, with the programs in
- * the artifact: net filtered, or loopback ports); never under `backend
- * namespace`, nor a plain `net none`. NEW that may where OLD may not is
- * one finding.
+ * picked. The notify broker (`backend broker`) keeps the box there too:
+ * the host's loopback on the listed ports at every 127.0.0.0/8 address
+ * (it refuses abstract names and listeners off loopback). A policy may run
+ * there when it forces one of the two, or when the caller or auto's ladder
+ * may take one (`auto`, with the programs in the artifact: net filtered,
+ * or loopback ports); never under `backend namespace`, nor a plain `net
+ * none`. NEW that may where OLD may not is one finding.
  */
 static int may_share_netns(const struct ir_policy *p)
 {
@@ -522,8 +524,12 @@ static const char *backend_str(const struct ir_policy *p)
 		return "backend cgroup";
 	if (n->backend == IR_NET_BACKEND_NAMESPACE)
 		return "backend namespace";
-	return may_share_netns(p) ? "backend auto (--net-backend cgroup)"
-				  : "backend auto (no cgroup programs)";
+	if (n->backend == IR_NET_BACKEND_BROKER)
+		return "backend broker";
+	return may_share_netns(p)
+		   ? "backend auto (--net-backend cgroup or broker, or the "
+		     "ladder's own)"
+		   : "backend auto (no cgroup programs)";
 }
 
 static int backend(struct netq *q)
@@ -533,10 +539,10 @@ static int backend(struct netq *q)
 	if (!may_share_netns(q->pv->nw) || may_share_netns(q->pv->old))
 		return PROVE_OK;
 	return report(q, &d,
-		      "the host's network namespace (cgroup backend: its "
-		      "loopback at every address on the listed ports, its "
-		      "abstract Unix sockets, inbound from allowed "
-		      "destinations)",
+		      "the host's network namespace (cgroup backend or "
+		      "notify broker: its loopback at every address on the "
+		      "listed ports; the cgroup backend also its abstract "
+		      "Unix sockets, inbound from allowed destinations)",
 		      backend_str(q->pv->nw), backend_str(q->pv->old));
 }
 
