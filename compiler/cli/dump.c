@@ -475,7 +475,9 @@ static int dump_net(const struct polbin_section *s, FILE *out)
 		      "(NFT section)\n",
 		      out);
 	if (nlb)
-		fputs("  host loopback TCP ports (pasta -T):", out);
+		fputs("  host loopback TCP ports (polexec's relay, or the "
+		      "backend's own rule):",
+		      out);
 	for (i = 0; i < nlb; i++, off += 4) {
 		uint16_t lo, hi;
 
