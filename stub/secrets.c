@@ -313,8 +313,7 @@ void secrets_prepare(const struct policy *p, const struct vars *vars)
 	boxns_want(BOXNS_MOUNT);
 	if (boxns_wanted(BOXNS_USER) && !boxns_userns_available())
 		die("env: secret %s: the box needs a mount namespace of its "
-		    "own, and this user may not create the user namespace "
-		    "that needs: %s",
+		    "own, and no user namespace for it can be made here: %s",
 		    S.files[0].name, boxns_userns_why());
 }
 
