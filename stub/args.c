@@ -10,7 +10,7 @@
 
 static const char usage[] =
     "usage: polexec [--record FILE] [--var NAME=VALUE]... "
-    "[--require-enforced] [--explain[=end]] [--started-by NAME] "
+    "[--require-enforced] [--quiet] [--explain[=end]] [--started-by NAME] "
     "[--learn]\n"
     "               [--net-backend cgroup|namespace|broker] ARTIFACT -- "
     "CMD "
@@ -23,6 +23,8 @@ static const char usage[] =
     "  --var NAME=VALUE     bind ${NAME} in the policy (else polexec's "
     "environment)\n"
     "  --require-enforced   refuse if any layer would be degraded\n"
+    "  --quiet              no warning on stderr (a degraded layer is\n"
+    "                       still in the record, and refusals are said)\n"
     "  --explain[=end]      one line on stderr per distinct denial, when\n"
     "                       first seen (=end: all after the command ended;\n"
     "                       the record has them either way)\n"
@@ -96,6 +98,8 @@ void parse_args(char **argv, struct args *a)
 			vars_add(&a->vars, opt_value(argv, &i, "--var"));
 		} else if (strcmp(arg, "--require-enforced") == 0) {
 			a->require_enforced = 1;
+		} else if (strcmp(arg, "--quiet") == 0) {
+			warnings_off();
 		} else if (strcmp(arg, "--explain") == 0) {
 			a->explain = 1;
 		} else if (strcmp(arg, "--explain=end") == 0) {

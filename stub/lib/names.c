@@ -166,11 +166,20 @@ int out(int fd, const char *fmt, ...)
 	return r;
 }
 
+static int quiet;
+
+void warnings_off(void)
+{
+	quiet = 1;
+}
+
 void warning(const char *fmt, ...)
 {
 	int saved = errno;
 	va_list ap;
 
+	if (quiet)
+		return;
 	va_start(ap, fmt);
 	/* nothing useful to do if stderr is gone */
 	vout(STDERR_FILENO, "polexec: warning: ", 1, fmt, ap);

@@ -76,6 +76,9 @@ void text_json(struct text *t, const char *s);
 int out(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "polexec: warning: FMT" and a newline on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* From here warning() writes nothing (polexec --quiet): the run record
+ * keeps each layer's tier and reason; die() still says why. */
+void warnings_off(void);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
 /* fn(name, arg) for each entry of the folder fd, until its end or past

@@ -44,7 +44,7 @@ SH=$S/bin/polexec-sh
 BASHSHIM=$S/bin/polexec-bash
 export POLEXEC_ARTIFACT="$S/shim.polbin"
 unset POLEXEC POLEXEC_SHELL POLEXEC_RECORD_DIR POLEXEC_REQUIRE_ENFORCED \
-	POLEXEC_EXPLAIN
+	POLEXEC_EXPLAIN POLEXEC_QUIET
 
 # run SHIM ARGS...: OUT, ERR, RC of the shim, stdin from $T/stdin if any.
 run() {
@@ -169,6 +169,19 @@ t_denial_told() {
 	expect "no denial: stderr empty" "$ERR" ""
 }
 
+# POLEXEC_QUIET=1 passes --quiet (polexec then writes no warning; the
+# userns suite shows that on a degraded box); twin: without it, not.
+t_quiet_passed() {
+	printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$ARGS_OUT"\n' >"$T/fake" &&
+		chmod +x "$T/fake" || return 1
+	ARGS_OUT=$T/args POLEXEC=$T/fake POLEXEC_QUIET=1 run "$SH" -c true
+	expect "POLEXEC_QUIET=1: --quiet" "$(grep -c '^--quiet$' "$T/args")" 1 ||
+		return 1
+	ARGS_OUT=$T/args POLEXEC=$T/fake run "$SH" -c true
+	expect "twin: without it, no --quiet" \
+		"$(grep -c '^--quiet$' "$T/args")" 0
+}
+
 t_record_per_command() {
 	mkdir "$T/rec" || return 1
 	POLEXEC_RECORD_DIR=$T/rec run "$SH" -c 'exit 3'
@@ -213,6 +226,8 @@ t_misconfigured_runs_nothing() {
 			"$SH" -c "$c" &&
 		POLEXEC_EXPLAIN=on misuse "bad explain" 125 '0 or 1' \
 			"$SH" -c "$c" &&
+		POLEXEC_QUIET=yes misuse "bad quiet" 125 '0 or 1' \
+			"$SH" -c "$c" &&
 		POLEXEC_RECORD_DIR=$T/nodir misuse "no record folder" 125 \
 			'not a folder' "$SH" -c "$c" &&
 		misuse "interactive" 2 "unsupported option '-i'" "$SH" -i -c "$c" &&
@@ -252,7 +267,7 @@ export SHIM_HOME="$S/home"
 SCRATCH=$S/scratch
 for t in ${SHIM_ONLY:-t_exit_status_kept t_words_unchanged t_stdio_untouched \
 	t_harness_calls t_environment_is_the_policys t_cwd_kept \
-	t_denied_syscall_still_denied t_denial_told t_record_per_command \
+	t_denied_syscall_still_denied t_denial_told t_quiet_passed t_record_per_command \
 	t_misconfigured_runs_nothing t_help_and_version t_contrib_bash_link}; do
 	in_scratch "$t"
 done

@@ -124,18 +124,29 @@ t_loopback_refusal_names_it() {
 # refusing every socket but AF_UNIX, Landlock's TCP rules), degraded, the
 # warning naming the cause, and --require-enforced refuses it.
 t_unprivileged_net_none_second_rung() {
+	# a folder uid 65534 may write its record in ($T is root's, 0700)
+	Q=$SHARED/quiet
+	mkdir -p "$Q" && chmod 1777 "$Q" || return 1
 	in_userns "setpriv --reuid=65534 --regid=65534 --clear-groups \
 		'$SHARED/polexec' '$SHARED/net_none.polbin' -- \
 		/bin/echo ran; echo rc=\$?
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
 		'$SHARED/polexec' --require-enforced '$SHARED/net_none.polbin' \
-		-- /bin/echo ran-anyway; echo rc2=\$?"
+		-- /bin/echo ran-anyway; echo rc2=\$?
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		'$SHARED/polexec' --quiet --record '$Q/rec-quiet.json' \
+		'$SHARED/net_none.polbin' -- /bin/echo ran-quiet \
+		2>'$T/out-quiet'"
 	expect_match "exit" "$(cat "$T/out")" 'rc=0' &&
 		expect_match "ran" "$(cat "$T/out")" '^ran$' &&
 		expect_match "the rung, and the cause" "$(cat "$T/out")" \
 			"net: none: no network namespace can be made here \($CAUSE" &&
 		expect_match "--require-enforced: refused" "$(cat "$T/out")" \
 			'rc2=125' &&
+		expect_match "--quiet: ran" "$(cat "$T/out")" '^ran-quiet$' &&
+		expect_match "--quiet: no warning, the record says degraded" \
+			"$(grep -c 'ran-quiet\|polexec: warning' "$T/out-quiet") $(jq -r .layers.net.tier "$Q/rec-quiet.json")" \
+			'^0 degraded' &&
 		expect_nomatch "--require-enforced: never ran" \
 			"$(cat "$T/out")" 'ran-anyway' || return 1
 	# twin: the same uid where namespaces may be made gets the namespace
