@@ -42,7 +42,6 @@
 #include "box/init.h"
 #include "lib/kernel.h"
 #include "limits/limits.h"
-#include "net/broker.h"
 #include "net/fallback.h"
 #include "net/net.h"
 #include "observe/observe.h"
@@ -334,7 +333,7 @@ static int box_main(void *arg)
 	limits_child_apply();  /* limits.c: rlimits, late (see there) */
 	init_noexec(p);	       /* init.c: where memfds could still run */
 	net_fallback_child(p); /* net none without a namespace (fallback.c) */
-	broker_child();	       /* the notify broker: abstract unix scoped */
+	net_child_scope(); /* box in the caller's netns: abstract unix scoped */
 	/* supervise.c: the notify program, its listener handed over, and
 	 * execve, when denials are observed; else the decision program. */
 	supervise_child_exec(p, path, argv, envp, exec_fail);

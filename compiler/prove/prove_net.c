@@ -489,16 +489,16 @@ static int ports(struct netq *q, const struct ir_port_range *r, uint32_t n,
  * The backend. Under the cgroup backend the box stays in the host's
  * network namespace (docs/EGRESS.md, "Where the two backends differ"): the
  * host's loopback on the listed ports at every 127.0.0.0/8 address and
- * 0.0.0.0 (the namespace's relay reaches 127.0.0.1 and ::1 alone), the
- * host's abstract Unix sockets (where Landlock's scope does not hold the
- * box), inbound connections from allowed destinations to a port the kernel
- * picked. The notify broker (`backend broker`) keeps the box there too:
- * the host's loopback on the listed ports at every 127.0.0.0/8 address
- * (it refuses abstract names and listeners off loopback). A policy may run
- * there when it forces one of the two, or when the caller or auto's ladder
- * may take one (`auto`, with the programs in the artifact: net filtered,
- * or loopback ports); never under `backend namespace`, nor a plain `net
- * none`. NEW that may where OLD may not is one finding.
+ * 0.0.0.0 (the namespace's relay reaches 127.0.0.1 and ::1 alone),
+ * inbound connections from allowed destinations to a port the kernel
+ * picked (its abstract Unix sockets polexec scopes away with Landlock,
+ * and refuses the backend where it cannot). The notify broker (`backend
+ * broker`) keeps the box there too: the host's loopback on the listed ports at
+ * every 127.0.0.0/8 address (it refuses abstract names and listeners off
+ * loopback). A policy may run there when it forces one of the two, or when the
+ * caller or auto's ladder may take one (`auto`, with the programs in the
+ * artifact: net filtered, or loopback ports); never under `backend namespace`,
+ * nor a plain `net none`. NEW that may where OLD may not is one finding.
  */
 static int may_share_netns(const struct ir_policy *p)
 {
@@ -541,8 +541,8 @@ static int backend(struct netq *q)
 	return report(q, &d,
 		      "the host's network namespace (cgroup backend or "
 		      "notify broker: its loopback at every address on the "
-		      "listed ports; the cgroup backend also its abstract "
-		      "Unix sockets, inbound from allowed destinations)",
+		      "listed ports; the cgroup backend also inbound from "
+		      "allowed destinations)",
 		      backend_str(q->pv->nw), backend_str(q->pv->old));
 }
 

@@ -670,3 +670,24 @@ void landlock_restrict(const struct ll_run *run)
 	if (close(run->ruleset_fd) < 0)
 		die_with_error("child: close(ruleset)");
 }
+
+int landlock_abi(void)
+{
+	int abi = sys_landlock_create_ruleset(NULL, 0,
+					      LANDLOCK_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : abi;
+}
+
+void landlock_scope_abstract(void)
+{
+	struct polc_landlock_ruleset_attr attr = {
+	    .scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET};
+	int fd = sys_landlock_create_ruleset(&attr, sizeof(attr), 0);
+
+	if (fd < 0)
+		die_with_error("child: net: landlock_create_ruleset(scope)");
+	if (sys_landlock_restrict_self(fd, 0) < 0)
+		die_with_error("child: net: landlock_restrict_self(scope)");
+	close(fd);
+}

@@ -47,6 +47,13 @@ void landlock_allow(const struct ll_run *run, int fd, uint64_t access,
 		    const char *path);
 /* In the child: read access to one file made after the ruleset was. */
 void landlock_allow_read(const struct ll_run *run, const char *path);
+/* The kernel's Landlock ABI (0: none). */
+int landlock_abi(void);
+/* In the child, after no_new_privs: a domain that scopes abstract unix
+ * sockets (ABI 6), for a box left in the caller's network namespace (the
+ * cgroup backend, the notify broker), whose abstract sockets are the
+ * host's. The caller checked landlock_abi() >= 6. */
+void landlock_scope_abstract(void);
 /* In the child, after no_new_privs: the ruleset becomes the box's. */
 void landlock_restrict(const struct ll_run *run);
 /* The record's members for what was installed (record.c here): the ABI,

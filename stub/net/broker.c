@@ -875,26 +875,3 @@ static int broker_notified(const struct seccomp_notif *n, int listener)
 	}
 	return 0;
 }
-
-/* --- in the box child ------------------------------------------------------
- */
-
-void broker_child(void)
-{
-	struct polc_landlock_ruleset_attr attr = {
-	    .scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET};
-	int abi, fd;
-
-	if (!B.on)
-		return;
-	abi = sys_landlock_create_ruleset(NULL, 0,
-					  LANDLOCK_CREATE_RULESET_VERSION);
-	if (abi < 6)
-		return; /* the broker refuses abstract connects itself */
-	fd = sys_landlock_create_ruleset(&attr, sizeof(attr), 0);
-	if (fd < 0)
-		die_with_error("child: net: landlock_create_ruleset(scope)");
-	if (sys_landlock_restrict_self(fd, 0) < 0)
-		die_with_error("child: net: landlock_restrict_self(scope)");
-	close(fd);
-}

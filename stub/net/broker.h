@@ -26,8 +26,6 @@ void broker_plan(const struct policy *p,
 		 int (*pinned)(int v6, const uint8_t *a, uint8_t proto,
 			       uint16_t port));
 int broker_on(void);
-/* Child, after no_new_privs: Landlock's abstract unix scope (ABI 6). */
-void broker_child(void);
 /* After the box: fn on each destination refused; how many. */
 int broker_each_blocked(void (*fn)(int v6, const uint8_t *addr, uint8_t proto,
 				   uint16_t port, void *arg),

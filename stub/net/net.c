@@ -35,6 +35,7 @@
 #include "fallback.h"
 #include "observe/observe.h"
 #include "box/boxns.h"
+#include "landlock/landlock.h"
 #include "lib/kernel.h"
 #include "broker.h"
 #include "ebpf.h"
@@ -318,7 +319,7 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	 * this process may attach them, else the broker */
 	if (!N.cgroup && N.backend_arg == NET_BACKEND_AUTO &&
 	    !net_namespace_usable(s)) {
-		if (s->ebpf.present && ebpf_capable()) {
+		if (s->ebpf.present && ebpf_capable() && landlock_abi() >= 6) {
 			N.cgroup = N.ladder = 1;
 			N.fallback = namespace_why(s);
 		} else if (!(N.nobroker = broker_unavailable(p))) {
@@ -336,6 +337,15 @@ void net_plan(const struct policy *p, struct layer_state *l)
 		plan_namespace(s);
 		return;
 	}
+	/* Its abstract unix sockets would be the host's (X11's, a
+	 * container runtime's shim), which only Landlock's scope keeps from
+	 * the box (net_child_scope) */
+	if (landlock_abi() < 6)
+		die("net: the cgroup backend leaves the box in the caller's "
+		    "network namespace, whose abstract unix sockets only "
+		    "Landlock's scope keeps from it (ABI 6, Linux 6.12; this "
+		    "kernel's: %d): use the namespace backend",
+		    landlock_abi());
 	/* The box stays in the caller's network, in a cgroup of its own
 	 * (made with the limits' cgroups: net_wants_cgroup) that it cannot
 	 * leave, with its own mount namespace for the pinned hosts file. */
@@ -963,4 +973,12 @@ void net_record(struct text *t, int refused)
 				    N.full6 < POLBIN_NFT_BLOCKED_SIZE)
 		     ? "true"
 		     : "false");
+}
+
+void net_child_scope(void)
+{
+	/* below ABI 6 the broker refuses abstract connects itself, and
+	 * the cgroup backend is refused (net_plan) */
+	if ((N.cgroup || broker_on()) && landlock_abi() >= 6)
+		landlock_scope_abstract();
 }

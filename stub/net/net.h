@@ -44,6 +44,11 @@ void net_start(void);
 void net_box_files(const char **hosts, const char **resolv);
 /* Child, in its mount namespace: the box's hosts file and resolv.conf. */
 void net_child_mounts(void);
+/* In the box child, after no_new_privs: abstract unix sockets scoped by
+ * Landlock where the box stays in the caller's network namespace (the
+ * cgroup backend, the notify broker), whose abstract sockets are the
+ * host's. */
+void net_child_scope(void);
 /* Parent, after the box ended: evidence read, pasta stopped. */
 void net_finish(void);
 /* Every way out: pasta stopped. */

@@ -1427,6 +1427,50 @@ except OSError:
 		expect "twin: its bind outside" "$b_outside" "ok"
 }
 
+# Under the cgroup backend the box stays in the caller's network
+# namespace, whose abstract unix sockets are the host's (X11's, a
+# container runtime's shim): Landlock's scope keeps them from the box
+# (net_child_scope), and the box's own still work. filtered.pol has no fs
+# section, so nothing else scopes it. Twin: the same client outside.
+t_cgroup_abstract_host_unreachable() {
+	name=polc-net-abstract-$$
+	srv="import socket, time
+s = socket.socket(socket.AF_UNIX); s.bind('\\0$name'); s.listen(4)
+s.settimeout(6)
+for i in range(2):
+    try:
+        c, a = s.accept(); c.send(b'host\\n'); c.close()
+    except OSError:
+        break"
+	cli="import socket, sys
+def go(n):
+    c = socket.socket(socket.AF_UNIX)
+    try:
+        c.connect('\\0' + n); return c.recv(16).decode().strip() or 'empty'
+    except OSError as e:
+        return 'errno=%d' % e.errno
+own = socket.socket(socket.AF_UNIX); own.bind('\\0$name-box'); own.listen(1)
+print('host:', go('$name'))
+c = socket.socket(socket.AF_UNIX); c.connect('\\0$name-box')
+a, _ = own.accept(); a.send(b'own\\n'); print('own:', c.recv(16).decode().strip())"
+	/usr/bin/python3 -c "$srv" &
+	sp=$!
+	sleep 0.3
+	OUT=$("$POLEXEC" $(nb) "$ART/filtered.polbin" -- /usr/bin/python3 \
+		-c "$cli" 2>"$T/err")
+	RC=$?
+	r_out=$(/usr/bin/python3 -c "import socket
+c = socket.socket(socket.AF_UNIX); c.connect('\\0$name')
+print(c.recv(16).decode().strip())" 2>&1)
+	kill $sp 2>/dev/null
+	wait $sp 2>/dev/null
+	expect "exit" "$RC" 0 &&
+		expect_match "the host's abstract socket" "$OUT" \
+			'^host: errno=1$' &&
+		expect_match "the box's own" "$OUT" '^own: own$' &&
+		expect "twin: outside, the host's" "$r_out" host
+}
+
 # The policy says `backend cgroup`: a caller who may not attach programs
 # (uid 65534) is refused, and so is --net-backend namespace; root runs it
 # there. --net-backend cgroup with an artifact that has no programs (a
@@ -1577,6 +1621,7 @@ t_cgroup_install_failure_refuses
 t_cgroup_box_cannot_undo
 t_cgroup_loopback_ports
 t_cgroup_listen_serves_nobody
+t_cgroup_abstract_host_unreachable
 t_cgroup_nothing_left_behind
 "
 
