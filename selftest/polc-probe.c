@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -461,6 +462,27 @@ static int inet_socket(int type, struct sockaddr_in *sa, uint16_t port)
 	return socket(AF_INET, type | SOCK_CLOEXEC, 0);
 }
 
+/* The attack's destination: PORT on 127.0.0.1, or ADDR:PORT (an
+ * address in polc's own network namespace, outside the box). */
+static int inet_dest(int type, struct sockaddr_in *sa, const char *dest)
+{
+	const char *colon = strchr(dest, ':');
+	char addr[INET_ADDRSTRLEN] = "";
+	int fd =
+	    inet_socket(type, sa, (uint16_t)atoi(colon ? colon + 1 : dest));
+
+	if (colon && (size_t)(colon - dest) < sizeof(addr)) {
+		memcpy(addr, dest, (size_t)(colon - dest));
+		if (inet_pton(AF_INET, addr, &sa->sin_addr) != 1) {
+			if (fd >= 0)
+				close(fd);
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	return fd;
+}
+
 /* A TCP connection to ourselves on the box's 127.0.0.1. */
 static int tcp_self(void)
 {
@@ -498,7 +520,8 @@ static int udp_self(void)
 	return ok;
 }
 
-/* tcp PORT NONCE: to the host's 127.0.0.1:PORT, where polc listens. */
+/* tcp [ADDR:]PORT NONCE: to the host's 127.0.0.1:PORT, or ADDR:PORT in
+ * polc's network namespace, where polc listens. */
 static void tcp_probe(int t, char **a)
 {
 	struct sockaddr_in sa;
@@ -508,7 +531,7 @@ static void tcp_probe(int t, char **a)
 		twin(tcp_self(), "connect");
 	else
 		say("twin skip");
-	fd = inet_socket(SOCK_STREAM, &sa, (uint16_t)atoi(a[0]));
+	fd = inet_dest(SOCK_STREAM, &sa, a[0]);
 	if (fd < 0) {
 		blocked("connect", "socket");
 		return;
@@ -555,7 +578,7 @@ static void tcp_reply_probe(int t, char **a)
 	close(fd);
 }
 
-/* udp PORT NONCE */
+/* udp [ADDR:]PORT NONCE */
 static void udp_probe(int t, char **a)
 {
 	struct sockaddr_in sa;
@@ -566,7 +589,7 @@ static void udp_probe(int t, char **a)
 		twin(udp_self(), "sendto");
 	else
 		say("twin skip");
-	fd = inet_socket(SOCK_DGRAM, &sa, (uint16_t)atoi(a[0]));
+	fd = inet_dest(SOCK_DGRAM, &sa, a[0]);
 	if (fd < 0) {
 		blocked("sendto", "socket");
 		return;

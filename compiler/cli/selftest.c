@@ -26,13 +26,21 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <arpa/inet.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <net/if.h>
+#include <net/route.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -96,6 +104,11 @@ struct st {
 	char nonce[40];
 	int tcp, udp, unix_l, abst; /* polc's listeners */
 	int tcp_port, udp_port;
+	int ns_tcp, ns_udp, netns, userns; /* polc's network namespace */
+	int ns_tcp_port, ns_udp_port;
+	int in_ns;	  /* run the next box in it */
+	char ns_why[200]; /* why there is none */
+	char where[256];  /* the net row's destination, for its detail */
 	char abstract[64];
 	pid_t victim;
 	int victim_pipe;
@@ -628,6 +641,310 @@ static int victim_signalled(struct st *s)
 	return poll(&p, 1, 200) == 1 && read(s->victim_pipe, &c, 1) == 1;
 }
 
+/* --- polc's own network namespace ---------------------------------------- */
+
+/*
+ * Where the caller may make one (root, or a user namespace of its own), the
+ * net probes' boxes run in a throwaway network namespace of polc's: lo, a
+ * veth pair whose peer is a dead end (TEST-NET-3, 203.0.113.2/24, a default
+ * route via .1, so that pasta finds an interface), and polc's TCP and UDP
+ * listeners on NS_ADDR (TEST-NET-2), a non-loopback address of that
+ * namespace. Nothing in it reaches the outside: it has no interface but
+ * its own.
+ */
+#define NS_ADDR	   "198.51.100.1"
+#define NS_GW	   "203.0.113.1"
+#define NS_IF_ADDR "203.0.113.2"
+
+static struct rtattr *nl_attr(struct nlmsghdr *n, unsigned short type,
+			      const void *data, size_t len)
+{
+	struct rtattr *a =
+	    (struct rtattr *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = (unsigned short)RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static void nl_end(struct nlmsghdr *n, struct rtattr *a)
+{
+	a->rta_len = (unsigned short)((char *)n + n->nlmsg_len - (char *)a);
+}
+
+/* ip link add st0 type veth peer name st1 */
+static int make_veth(void)
+{
+	union {
+		struct nlmsghdr n;
+		char buf[512];
+	} m;
+	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	struct rtattr *info, *data, *peer;
+	char ack[512];
+	ssize_t got;
+	int fd, rc = -1;
+
+	memset(&m, 0, sizeof(m));
+	m.n.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
+	m.n.nlmsg_type = RTM_NEWLINK;
+	m.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
+	memcpy(NLMSG_DATA(&m.n), &ifi, sizeof(ifi));
+	nl_attr(&m.n, IFLA_IFNAME, "st0", 4);
+	info = nl_attr(&m.n, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&m.n, IFLA_INFO_KIND, "veth", 4);
+	data = nl_attr(&m.n, IFLA_INFO_DATA, NULL, 0);
+	peer = nl_attr(&m.n, VETH_INFO_PEER, &ifi, sizeof(ifi));
+	nl_attr(&m.n, IFLA_IFNAME, "st1", 4);
+	nl_end(&m.n, peer);
+	nl_end(&m.n, data);
+	nl_end(&m.n, info);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -1;
+	if (sendto(fd, &m, m.n.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) == (ssize_t)m.n.nlmsg_len &&
+	    (got = recv(fd, ack, sizeof(ack), 0)) >=
+		(ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr))) {
+		const struct nlmsghdr *h = (const struct nlmsghdr *)ack;
+		const struct nlmsgerr *e = NLMSG_DATA(h);
+
+		if (h->nlmsg_type == NLMSG_ERROR && e->error == 0)
+			rc = 0;
+		else
+			errno =
+			    h->nlmsg_type == NLMSG_ERROR ? -e->error : EPROTO;
+	}
+	close(fd);
+	return rc;
+}
+
+static int if_set(int fd, const char *name, const char *addr, const char *mask)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *sa = (struct sockaddr_in *)&ifr.ifr_addr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	fmt(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (addr) {
+		sa->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &sa->sin_addr);
+		if (ioctl(fd, SIOCSIFADDR, &ifr) < 0)
+			return -1;
+		inet_pton(AF_INET, mask, &sa->sin_addr);
+		if (ioctl(fd, SIOCSIFNETMASK, &ifr) < 0)
+			return -1;
+	}
+	if (strchr(name, ':'))
+		return 0;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return -1;
+	ifr.ifr_flags |= IFF_UP;
+	return ioctl(fd, SIOCSIFFLAGS, &ifr);
+}
+
+static int put_map(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* In the holder, after it unshared: the namespace, the listeners, the
+ * namespace files; fds[] gets tcp, udp, net, user (-1 without one). */
+static const char *netns_fill(int userns, uid_t uid, gid_t gid, int *fds)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	struct rtentry rt;
+	char map[64];
+	int fd;
+
+	if (userns) {
+		fmt(map, sizeof(map), "%u %u 1", (unsigned)uid, (unsigned)uid);
+		if (put_map("/proc/self/uid_map", map) ||
+		    put_map("/proc/self/setgroups", "deny"))
+			return "uid_map";
+		fmt(map, sizeof(map), "%u %u 1", (unsigned)gid, (unsigned)gid);
+		if (put_map("/proc/self/gid_map", map))
+			return "gid_map";
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || if_set(fd, "lo", NULL, NULL))
+		return "lo up";
+	if (make_veth())
+		return "add a veth pair";
+	if (if_set(fd, "st0", NS_IF_ADDR, "255.255.255.0") ||
+	    if_set(fd, "st1", NULL, NULL) ||
+	    if_set(fd, "lo:1", NS_ADDR, "255.255.255.255"))
+		return "address the interfaces";
+	memset(&rt, 0, sizeof(rt));
+	((struct sockaddr_in *)&rt.rt_dst)->sin_family = AF_INET;
+	((struct sockaddr_in *)&rt.rt_genmask)->sin_family = AF_INET;
+	((struct sockaddr_in *)&rt.rt_gateway)->sin_family = AF_INET;
+	inet_pton(AF_INET, NS_GW,
+		  &((struct sockaddr_in *)&rt.rt_gateway)->sin_addr);
+	rt.rt_flags = RTF_UP | RTF_GATEWAY;
+	rt.rt_dev = "st0";
+	if (ioctl(fd, SIOCADDRT, &rt) < 0)
+		return "default route";
+	close(fd);
+	inet_pton(AF_INET, NS_ADDR, &sa.sin_addr);
+	for (int i = 0; i < 2; i++) {
+		socklen_t len = sizeof(sa);
+
+		sa.sin_port = 0;
+		fds[i] = socket(AF_INET,
+				(i ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC |
+				    SOCK_NONBLOCK,
+				0);
+		if (fds[i] < 0 ||
+		    bind(fds[i], (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+		    (!i && listen(fds[i], 8) < 0) ||
+		    getsockname(fds[i], (struct sockaddr *)&sa, &len) < 0)
+			return "listen";
+	}
+	fds[2] = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	fds[3] = userns ? open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC) : -1;
+	if (fds[2] < 0 || (userns && fds[3] < 0))
+		return "open /proc/self/ns";
+	return NULL;
+}
+
+/*
+ * Make polc's network namespace: a holder child unshares (a network
+ * namespace as root, else a user and a network namespace), fills it and
+ * sends back its listeners and namespace files. 0, or -1 with why (the
+ * loopback probes are the fallback).
+ */
+static int make_netns(struct st *s, char *why, size_t len)
+{
+	int sp[2], st, nfds;
+	pid_t pid;
+	char msg[160] = "";
+	union {
+		struct cmsghdr c;
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+	} cbuf;
+	struct iovec iov = {msg, sizeof(msg) - 1};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf.buf,
+			    .msg_controllen = sizeof(cbuf.buf)};
+	struct cmsghdr *c;
+	ssize_t n;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sp) < 0) {
+		fmt(why, len, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fmt(why, len, "fork: %s", strerror(errno));
+		close(sp[0]);
+		close(sp[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		uid_t uid = geteuid();
+		gid_t gid = getegid();
+		int fds[4] = {-1, -1, -1, -1}, userns = 0;
+		const char *fail = NULL;
+
+		close(sp[0]);
+		if (uid != 0 || unshare(CLONE_NEWNET) < 0) {
+			userns = 1;
+			if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
+				fail = "unshare";
+		}
+		if (!fail)
+			fail = netns_fill(userns, uid, gid, fds);
+		if (fail) {
+			fmt(msg, sizeof(msg), "%s: %s", fail, strerror(errno));
+			(void)!send(sp[1], msg, strlen(msg), 0);
+			_exit(1);
+		}
+		memset(&cbuf, 0, sizeof(cbuf));
+		mh.msg_controllen = CMSG_SPACE((userns ? 4 : 3) * sizeof(int));
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN((userns ? 4 : 3) * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, (userns ? 4 : 3) * sizeof(int));
+		iov.iov_len = 2;
+		memcpy(msg, "ok", 2);
+		_exit(sendmsg(sp[1], &mh, 0) == 2 ? 0 : 1);
+	}
+	close(sp[1]);
+	do
+		n = recvmsg(sp[0], &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	close(sp[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	c = n == 2 && !memcmp(msg, "ok", 2) ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (!c || c->cmsg_type != SCM_RIGHTS) {
+		fmt(why, len, "%s", n > 0 ? msg : "the holder died");
+		return -1;
+	}
+	nfds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+	{
+		int fds[4] = {-1, -1, -1, -1};
+
+		memcpy(fds, CMSG_DATA(c),
+		       (size_t)(nfds > 4 ? 4 : nfds) * sizeof(int));
+		s->ns_tcp = fds[0];
+		s->ns_udp = fds[1];
+		s->netns = fds[2];
+		s->userns = fds[3];
+	}
+	for (int i = 0; i < 2; i++) {
+		struct sockaddr_in sa;
+		socklen_t l = sizeof(sa);
+
+		if (getsockname(i ? s->ns_udp : s->ns_tcp,
+				(struct sockaddr *)&sa, &l) < 0) {
+			fmt(why, len, "the holder's listeners: %s",
+			    strerror(errno));
+			return -1;
+		}
+		*(i ? &s->ns_udp_port : &s->ns_tcp_port) = ntohs(sa.sin_port);
+	}
+	return 0;
+}
+
+/* Does the policy's egress list NS_ADDR:port (then the namespace cannot
+ * tell a hole from what the policy allows)? */
+static int ns_listed(const struct ir_policy *p, int port)
+{
+	struct in_addr a;
+
+	inet_pton(AF_INET, NS_ADDR, &a);
+	for (uint32_t i = 0; i < p->net.nentries; i++) {
+		const struct ir_net_entry *e = &p->net.entries[i];
+		uint32_t net, want = ntohl(a.s_addr), mask;
+
+		if (e->verdict != IR_NET_ALLOW || port < e->port_lo ||
+		    port > e->port_hi)
+			continue;
+		if (e->kind != IR_ADDR_V4) /* a name, a variable of ours */
+			continue;
+		memcpy(&net, e->addr, 4);
+		mask = e->prefix ? ~0u << (32 - e->prefix) : 0;
+		if ((ntohl(net) & mask) == (want & mask))
+			return 1;
+	}
+	return 0;
+}
+
 /* --- one box ------------------------------------------------------------- */
 
 struct box {
@@ -696,6 +1013,15 @@ static int run_box(struct st *s, struct box *b, char *const *probe_args,
 
 		fmt(canary, sizeof(canary), "%s/fd.canary", s->out);
 		fd = open(canary, O_RDONLY); /* inherited: the leaked fd */
+		if (s->in_ns &&
+		    ((s->userns >= 0 && setns(s->userns, CLONE_NEWUSER) < 0) ||
+		     setns(s->netns, CLONE_NEWNET) < 0)) {
+			fprintf(stderr,
+				"polc: selftest: enter polc's network "
+				"namespace: %s\n",
+				strerror(errno));
+			_exit(125);
+		}
 		if (in < 0 || fd < 0 || dup2(in, 0) < 0 ||
 		    dup2(opipe[1], 1) < 0 || dup2(epipe[1], 2) < 0 ||
 		    (fd != LEAK_FD && dup2(fd, LEAK_FD) < 0) ||
@@ -798,7 +1124,9 @@ static void grade(struct row *r, const struct box *b)
 
 /* Did the box get net none's second rung, or the notify broker (net.rung
  * "seccomp...")? Either way its loopback is the caller's (the broker's
- * ports only the listed ones) and it has no UDP socket. */
+ * ports only the listed ones) and it has no UDP socket. Or the cgroup
+ * backend (net.rung "cgroup"): the caller's loopback too, its eBPF
+ * programs let only the listed TCP ports through. */
 static int net_fallback_rung(const struct box *b)
 {
 	json_t *r = json_object_get(
@@ -806,7 +1134,8 @@ static int net_fallback_rung(const struct box *b)
 	    "rung");
 
 	return json_is_string(r) &&
-	       !strncmp(json_string_value(r), "seccomp", 7);
+	       (!strncmp(json_string_value(r), "seccomp", 7) ||
+		!strcmp(json_string_value(r), "cgroup"));
 }
 
 /* Did the notify broker enforce the box's egress (net.rung
@@ -1090,9 +1419,11 @@ static void not_claimed(struct st *s, const char *name, const char *f, ...)
 	report(s, &r, NULL);
 }
 
-/* Run one probe and report it; outside() checks what the outside saw. */
-static void probe(struct st *s, const char *name, enum kind k, int twin,
-		  int (*outside)(struct st *), char *const *args)
+/* Run one probe and report it; outside() checks what the outside saw.
+ * 1 (nothing reported, the reason in ns_why) when polexec refused to run
+ * in polc's network namespace: the caller falls back to the loopback. */
+static int probe(struct st *s, const char *name, enum kind k, int twin,
+		 int (*outside)(struct st *), char *const *args)
 {
 	char *argv[12], err[512];
 	struct row r = {.name = name};
@@ -1103,7 +1434,7 @@ static void probe(struct st *s, const char *name, enum kind k, int twin,
 		r.v = V_ERROR;
 		fmt(r.detail, sizeof(r.detail), "out of memory");
 		report(s, &r, NULL);
-		return;
+		return 0;
 	}
 	argv[n++] = (char *)args[0];
 	argv[n++] = twin ? "1" : "0";
@@ -1113,13 +1444,30 @@ static void probe(struct st *s, const char *name, enum kind k, int twin,
 	if (run_box(s, b, argv, err, sizeof(err))) {
 		r.v = V_ERROR;
 		fmt(r.detail, sizeof(r.detail), "%s", err);
+	} else if (s->in_ns && WIFEXITED(b->status) &&
+		   WEXITSTATUS(b->status) == 125) {
+		char *nl = strchr(b->err, '\n');
+
+		if (nl)
+			*nl = '\0';
+		fmt(s->ns_why, sizeof(s->ns_why),
+		    "polexec refused to run there: %.150s", b->err);
+		json_decref(b->record);
+		free(b);
+		return 1;
 	} else {
 		judge(s, &r, b, k, outside ? outside(s) : 0);
 		grade(&r, b);
 	}
+	if (s->where[0] && r.v != V_ERROR) {
+		size_t l = strlen(r.detail);
+
+		fmt(r.detail + l, sizeof(r.detail) - l, "; %s", s->where);
+	}
 	report(s, &r, b);
 	json_decref(b->record);
 	free(b);
+	return 0;
 }
 
 /* --- the outside's checks ------------------------------------------------ */
@@ -1157,6 +1505,18 @@ static int tcp_outside(struct st *s)
 static int udp_outside(struct st *s)
 {
 	return arrived(s->udp, 0);
+}
+static int tcp_ns_outside(struct st *s)
+{
+	return arrived(s->ns_tcp, 1);
+}
+static int udp_ns_outside(struct st *s)
+{
+	struct pollfd p = {s->ns_udp, POLLIN, 0};
+
+	/* a box's relay (pasta) may send it on after the box ended */
+	poll(&p, 1, 200);
+	return arrived(s->ns_udp, 0);
 }
 static int signal_outside(struct st *s)
 {
@@ -1420,10 +1780,56 @@ static void listed_probe(struct st *s, int sock_in)
 	free(b);
 }
 
+static void close_netns(struct st *s)
+{
+	for (int *fd = &s->ns_tcp; fd <= &s->userns; fd++) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+/*
+ * TCP or UDP to a destination the policy does not list: NS_ADDR in polc's
+ * network namespace where there is one (the box runs in it), else polc's
+ * listener on the caller's 127.0.0.1. The row says which.
+ */
+static void unlisted_probe(struct st *s, const char *name, int udp, int twin)
+{
+	char dest[40];
+	char *a[] = {udp ? "udp" : "tcp", dest, s->nonce, NULL};
+
+	if (s->netns >= 0 &&
+	    ns_listed(s->p, udp ? s->ns_udp_port : s->ns_tcp_port)) {
+		close_netns(s);
+		fmt(s->ns_why, sizeof(s->ns_why), "the policy lists " NS_ADDR);
+	}
+	if (s->netns >= 0) {
+		fmt(dest, sizeof(dest), NS_ADDR ":%d",
+		    udp ? s->ns_udp_port : s->ns_tcp_port);
+		fmt(s->where, sizeof(s->where),
+		    "to %s, in a network namespace of polc's", dest);
+		s->in_ns = 1;
+		if (!probe(s, name, K_NET, twin,
+			   udp ? udp_ns_outside : tcp_ns_outside, a)) {
+			s->in_ns = 0;
+			s->where[0] = '\0';
+			return;
+		}
+		s->in_ns = 0;
+		close_netns(s);
+	}
+	fmt(dest, sizeof(dest), "%d", udp ? s->udp_port : s->tcp_port);
+	fmt(s->where, sizeof(s->where),
+	    "to 127.0.0.1:%s on the host's loopback (no namespace: %s)", dest,
+	    s->ns_why);
+	probe(s, name, K_NET, twin, udp ? udp_outside : tcp_outside, a);
+	s->where[0] = '\0';
+}
+
 static void net_probes(struct st *s)
 {
 	const struct ir_policy *p = s->p;
-	char port[8], uport[8];
 	int sock_in = allows(p, "socket", AF_INET, SOCK_STREAM, 0) &&
 		      allows(p, "bind", 0, 0, 0) &&
 		      allows(p, "listen", 0, 0, 0) &&
@@ -1433,27 +1839,19 @@ static void net_probes(struct st *s)
 		      allows(p, "sendto", 0, 0, 0) &&
 		      allows(p, "recvfrom", 0, 0, 0);
 
-	fmt(port, sizeof(port), "%d", s->tcp_port);
-	fmt(uport, sizeof(uport), "%d", s->udp_port);
 	if (p->net.mode == IR_NET_HOST && !p->net.nconnect &&
 	    allows(p, "socket", AF_INET, SOCK_STREAM, 0))
 		not_claimed(s, "net.tcp-unlisted",
 			    "net host: the box has the host's network");
-	else {
-		char *a[] = {"tcp", port, s->nonce, NULL};
-
-		probe(s, "net.tcp-unlisted", K_NET,
-		      sock_in && p->net.mode != IR_NET_HOST, tcp_outside, a);
-	}
+	else
+		unlisted_probe(s, "net.tcp-unlisted", 0,
+			       sock_in && p->net.mode != IR_NET_HOST);
 	if (p->net.mode == IR_NET_HOST &&
 	    allows(p, "socket", AF_INET, SOCK_DGRAM, 0))
 		not_claimed(s, "net.udp-unlisted",
 			    "net host: the box has the host's network");
-	else {
-		char *a[] = {"udp", uport, s->nonce, NULL};
-
-		probe(s, "net.udp-unlisted", K_NET, sock_ud, udp_outside, a);
-	}
+	else
+		unlisted_probe(s, "net.udp-unlisted", 1, sock_ud);
 	listed_probe(s, sock_in);
 }
 
@@ -1606,6 +2004,8 @@ static int setup(struct st *s, char *err, size_t errlen)
 	fd = start_victim(s);
 	if (fd < 0)
 		goto fail;
+	if (make_netns(s, s->ns_why, sizeof(s->ns_why)) < 0)
+		close_netns(s);
 	return 0;
 fail:
 	fmt(err, errlen, "set up in %s: %s", s->root, strerror(errno));
@@ -1623,6 +2023,7 @@ static void teardown(struct st *s)
 	for (int *fd = &s->tcp; fd <= &s->abst; fd++)
 		if (*fd >= 0)
 			close(*fd);
+	close_netns(s);
 	for (char *d = s->wdir; d; d = d == s->wdir ? s->nxdir : NULL)
 		if (d[0] == '/' && strstr(d, s->nonce) && !under(d, s->root))
 			rm_tree(AT_FDCWD, d);
@@ -1644,6 +2045,7 @@ int selftest_run(const struct selftest_opts *o)
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	s.tcp = s.udp = s.unix_l = s.abst = s.victim_pipe = -1;
+	s.ns_tcp = s.ns_udp = s.netns = s.userns = -1;
 	if (readfile_all(o->artifact, &buf, &len, POLBIN_MAX_SIZE + 1)) {
 		fprintf(stderr, "polc: selftest: %s: %s\n", o->artifact,
 			readfile_strerror(errno));
