@@ -15,7 +15,7 @@
 #   landlock  lib abi artifact
 #   box       landlock lib abi artifact
 #   observe   box landlock lib abi artifact
-#   net       observe box lib abi artifact
+#   net       observe box landlock lib abi artifact
 #   limits    observe box lib abi artifact
 #   (phases)  every room
 cd "$(dirname "$0")/../.." || exit 2
@@ -27,7 +27,7 @@ allowed() {
 	landlock) echo "landlock lib abi artifact" ;;
 	box) echo "box landlock lib abi artifact" ;;
 	observe) echo "observe box landlock lib abi artifact" ;;
-	net) echo "net observe box lib abi artifact" ;;
+	net) echo "net observe box landlock lib abi artifact" ;;
 	limits) echo "limits observe box lib abi artifact" ;;
 	phases) echo "phases box landlock observe net limits lib abi artifact" ;;
 	*) return 1 ;;
