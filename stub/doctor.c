@@ -332,7 +332,8 @@ static int check_net(const struct policy *p)
 	 * where neither a namespace nor the cgroup programs can be had */
 	if (asked == NET_BACKEND_BROKER || p->broker_forced ||
 	    (asked == NET_BACKEND_AUTO && n->ebpf.present && p->nbroker &&
-	     !net_namespace_usable(n) && !ebpf_capable())) {
+	     !net_namespace_usable(n) &&
+	     !(ebpf_capable() && landlock_abi() >= 6))) {
 		const char *no = broker_unavailable_here(p);
 
 		if (no)
@@ -349,11 +350,18 @@ static int check_net(const struct policy *p)
 		return no != NULL;
 	}
 	forced = n->ebpf.forced || asked == NET_BACKEND_CGROUP;
-	cgroup = forced && ebpf_capable();
+	/* net.c: the box in the caller's network needs Landlock's
+	 * abstract-unix scope (ABI 6), or the cgroup backend is refused */
+	cgroup = forced && ebpf_capable() && landlock_abi() >= 6;
 	if (cgroup)
 		line("net backend", "found",
 		     "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN), as the "
 		     "policy or --net-backend says");
+	else if (forced && ebpf_capable())
+		line("net backend", "MISSING",
+		     "the policy or --net-backend says `cgroup`, which needs "
+		     "Landlock ABI 6 (Linux 6.12) to keep the host's abstract "
+		     "unix sockets from the box");
 	else if (forced)
 		line("net backend", "MISSING",
 		     "the policy or --net-backend says `cgroup`, which needs "
@@ -361,7 +369,7 @@ static int check_net(const struct policy *p)
 	else if (asked == NET_BACKEND_NAMESPACE)
 		line("net backend", "found",
 		     "the network namespace, as --net-backend says");
-	else if (n->ebpf.present && ebpf_capable())
+	else if (n->ebpf.present && ebpf_capable() && landlock_abi() >= 6)
 		line("net backend", "found",
 		     "the network namespace; the cgroup programs could be "
 		     "attached here too, with --net-backend cgroup");
