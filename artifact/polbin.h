@@ -246,4 +246,17 @@ static inline uint64_t polbin_le64(const uint8_t *p)
 	return (uint64_t)polbin_le32(p) | (uint64_t)polbin_le32(p + 4) << 32;
 }
 
+/* And their encoding twins, for section writers. */
+static inline void polbin_put_le16(uint8_t *d, uint16_t v)
+{
+	d[0] = (uint8_t)v;
+	d[1] = (uint8_t)(v >> 8);
+}
+
+static inline void polbin_put_le32(uint8_t *d, uint32_t v)
+{
+	polbin_put_le16(d, (uint16_t)v);
+	polbin_put_le16(d + 2, (uint16_t)(v >> 16));
+}
+
 #endif

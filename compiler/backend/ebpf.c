@@ -295,18 +295,6 @@ int ebpf_probe(char *d, size_t len)
 
 /* ---- the rules ----------------------------------------------------------- */
 
-static void le16(uint8_t *d, uint16_t v)
-{
-	d[0] = (uint8_t)v;
-	d[1] = (uint8_t)(v >> 8);
-}
-
-static void le32(uint8_t *d, uint32_t v)
-{
-	le16(d, (uint16_t)v);
-	le16(d + 2, (uint16_t)(v >> 16));
-}
-
 struct rules {
 	uint8_t *v; /* RULE_LEN each */
 	size_t n, cap;
@@ -332,14 +320,14 @@ static int rule_add(struct rules *r, uint8_t kind, uint8_t proto, int family,
 	}
 	d = r->v + r->n++ * RULE_LEN;
 	memset(d, 0, RULE_LEN);
-	le32(d, 32 + plen);
+	polbin_put_le32(d, 32 + plen);
 	d[4] = kind;
 	d[5] = proto;
 	addr_put(d + 8, addr, family);
-	le32(d + POLBIN_EBPF_KEY_LEN, (uint32_t)npr);
+	polbin_put_le32(d + POLBIN_EBPF_KEY_LEN, (uint32_t)npr);
 	for (i = 0; i < npr; i++) {
-		le16(d + POLBIN_EBPF_KEY_LEN + 4 + 4 * i, pr[i].lo);
-		le16(d + POLBIN_EBPF_KEY_LEN + 6 + 4 * i, pr[i].hi);
+		polbin_put_le16(d + POLBIN_EBPF_KEY_LEN + 4 + 4 * i, pr[i].lo);
+		polbin_put_le16(d + POLBIN_EBPF_KEY_LEN + 6 + 4 * i, pr[i].hi);
 	}
 	return 0;
 }
@@ -494,16 +482,16 @@ int ebpf_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	le32(d, POLBIN_EBPF_VERSION);
-	le32(d + 4, p->net.backend == IR_NET_BACKEND_CGROUP
-			? POLBIN_EBPF_F_FORCED
-			: 0);
-	le32(d + 8, POLBIN_EBPF_NPROG);
-	le32(d + 12, (uint32_t)r.n);
+	polbin_put_le32(d, POLBIN_EBPF_VERSION);
+	polbin_put_le32(d + 4, p->net.backend == IR_NET_BACKEND_CGROUP
+				   ? POLBIN_EBPF_F_FORCED
+				   : 0);
+	polbin_put_le32(d + 8, POLBIN_EBPF_NPROG);
+	polbin_put_le32(d + 12, (uint32_t)r.n);
 	off = HDR_LEN;
 	for (h = 0; h < POLBIN_EBPF_NPROG; h++) {
-		le32(d + off, h);
-		le32(d + off + 4, progs[h].n);
+		polbin_put_le32(d + off, h);
+		polbin_put_le32(d + off + 4, progs[h].n);
 		/* x86_64, little-endian: struct bpf_insn as the kernel reads
 		 * it */
 		memcpy(d + off + 8, progs[h].insn,

@@ -15,6 +15,7 @@
  */
 #include "addr_int.h"
 #include "backend.h"
+#include "polbin.h"
 #include "sections.h"
 
 #include <libmnl/libmnl.h>
@@ -227,18 +228,6 @@ const struct ir_net_entry *nft_runtime_entry(const struct ir_policy *p,
 	return NULL;
 }
 
-static void le16(uint8_t *d, uint16_t v)
-{
-	d[0] = (uint8_t)v;
-	d[1] = (uint8_t)(v >> 8);
-}
-
-static void le32(uint8_t *d, uint32_t v)
-{
-	le16(d, (uint16_t)v);
-	le16(d + 2, (uint16_t)(v >> 16));
-}
-
 int net_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		      char *err, size_t errlen)
 {
@@ -312,15 +301,16 @@ int net_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	le32(d, POLBIN_NET_VERSION);
-	le32(d + 4, p->net.mode == IR_NET_FILTERED ? POLBIN_NET_FILTERED
-						   : POLBIN_NET_NONE);
-	le32(d + 8, (uint32_t)nlb);
-	le32(d + 12, (uint32_t)nrt);
+	polbin_put_le32(d, POLBIN_NET_VERSION);
+	polbin_put_le32(d + 4, p->net.mode == IR_NET_FILTERED
+				   ? POLBIN_NET_FILTERED
+				   : POLBIN_NET_NONE);
+	polbin_put_le32(d + 8, (uint32_t)nlb);
+	polbin_put_le32(d + 12, (uint32_t)nrt);
 	*len = POLBIN_NET_HEADER_LEN;
 	for (i = 0; i < nlb; i++, *len += 4) {
-		le16(d + *len, lb[i].lo);
-		le16(d + *len + 2, lb[i].hi);
+		polbin_put_le16(d + *len, lb[i].lo);
+		polbin_put_le16(d + *len + 2, lb[i].hi);
 	}
 	free(lb);
 	for (i = 0; i < nrt; i++) {
@@ -330,9 +320,9 @@ int net_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		d[*len] = x->kind == IR_ADDR_NAME ? POLBIN_NET_RT_NAME
 						  : POLBIN_NET_RT_VAR;
 		d[*len + 1] = x->proto;
-		le16(d + *len + 2, x->port_lo);
-		le16(d + *len + 4, x->port_hi);
-		le16(d + *len + 6, (uint16_t)nl);
+		polbin_put_le16(d + *len + 2, x->port_lo);
+		polbin_put_le16(d + *len + 4, x->port_hi);
+		polbin_put_le16(d + *len + 6, (uint16_t)nl);
 		memcpy(d + *len + 8, x->name, nl);
 		*len += (8 + nl + 3) & ~(size_t)3;
 	}
