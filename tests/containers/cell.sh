@@ -30,6 +30,44 @@ echo $? >"$o/doctor.rc"
 echo $? >"$o/rc"
 kill $l 2>/dev/null
 wait $l 2>/dev/null
+# Where the box got the notify broker (filtered.pol in shape T), the ways
+# around it (tests/broker's probes) from a box of the same policy: the
+# listed port and a second one the policy does not list, each served by a
+# server that logs every peer it accepts. Twin: the same probe outside the
+# box reaches the unlisted one.
+if [ "$pol" = filtered ] &&
+	jq -e '.layers.net.egress == "notify broker"' "$o/rec.json" \
+		>/dev/null 2>&1; then
+	U=39201
+	: >"$o/listed.log"
+	: >"$o/unlisted.log"
+	/work/brokerprobe logserve 127.0.0.1 $PORT 60 "$o/listed.log" \
+		>"$o/listed.ready" 2>&1 &
+	g=$!
+	/work/brokerprobe logserve 127.0.0.1 $U 60 "$o/unlisted.log" \
+		>"$o/unlisted.ready" 2>&1 &
+	u=$!
+	cp /work/brokerprobe "$o/ws/brokerprobe"
+	i=0
+	until grep -q ready "$o/listed.ready" &&
+		grep -q ready "$o/unlisted.ready" || [ $i -ge 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	bp=$o/ws/brokerprobe
+	/work/polexec --quiet $vars /work/$pol.polbin -- /bin/sh -c "
+		$bp race 127.0.0.1 $PORT 127.0.0.1 $U 2000
+		$bp dupswap 127.0.0.1 $U 200
+		$bp unspec 127.0.0.1 $PORT 127.0.0.1 $U
+		$bp tfommsg 127.0.0.1 $U" >"$o/broker.txt" 2>"$o/broker.err"
+	echo $? >"$o/broker.rc"
+	wc -l <"$o/unlisted.log" >"$o/unlisted.box"
+	/work/brokerprobe unspec 127.0.0.1 $PORT 127.0.0.1 $U \
+		>"$o/broker-twin.txt" 2>&1
+	wc -l <"$o/unlisted.log" >"$o/unlisted.twin"
+	kill $g $u 2>/dev/null
+	wait $g $u 2>/dev/null
+fi
 # the selftest's canaries and its own listeners, in a folder of its own
 # (the root may be read-only)
 mkdir -p "$o/st"

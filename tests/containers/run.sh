@@ -44,7 +44,8 @@
 #     denied; with net none (enforced or degraded) the listener heard
 #     nothing; a memory or pids cap the record says enforced stops a
 #     512 MiB allocation or 100 processes; with an fs section, /dev/null, mktemp, /proc/self, python3
-#     and git work; and doctor said "degraded" where the run was;
+#     and git work; doctor said "degraded" where the run was; and under
+#     the notify broker its ways around (broker_ways) were all closed;
 # and in both cases the three agree: `polc doctor` (its own policy: fs
 # best_effort, net none, tried by polexec --doctor), `polexec --doctor`
 # and the run give the view and net none the same rung, or the run
@@ -98,7 +99,8 @@ mkdir -p "$state" "$tmp/work/out" "$tmp/work/src" "$tmp/rootfs"
 chmod 755 "$tmp" "$tmp/work" "$tmp/work/src"
 chmod 777 "$tmp/work/out"
 cp "$POLEXEC" "$POLC" "${PROBE:-$B/polc-probe}" "$HERE/probes.sh" \
-	"$HERE/cell.sh" "$HERE/listen.py" "$tmp/work/" || exit 2
+	"$HERE/cell.sh" "$HERE/listen.py" \
+	"${BROKERPROBE:-$B/tests/broker/brokerprobe}" "$tmp/work/" || exit 2
 echo canary-outside >"$tmp/work/canary"
 echo not-a-key >"$tmp/work/key"
 chmod 644 "$tmp/work/canary" "$tmp/work/key"
@@ -323,6 +325,37 @@ selftest_agrees() {
 		" (" + join(" ") + ")" else "" end' "$src")"
 }
 
+# broker_ways: under the notify broker, the ways around it (cell.sh) from
+# a box: a sibling thread rewriting the address (2,000 connects), the fd
+# swapped by dup2, AF_UNSPEC then the unlisted port, TCP Fast Open; the
+# unlisted server heard no box, and heard the twin outside it
+broker_ways() {
+	[ "$(jq -r .layers.net.egress "$rec")" = "notify broker" ] || return 0
+	bw() { awk -v l="$1: " 'index($0, l) == 1 {
+		print substr($0, length(l) + 1); exit }' "$o/broker.txt"; }
+	[ "$(cat "$o/broker.rc" 2>/dev/null)" = 0 ] ||
+		why="${why}the broker's probes' box failed: $(head -c 200 "$o/broker.err"); "
+	bk_race=$(bw "race 127.0.0.1 39200 127.0.0.1 39201 2000")
+	case $bk_race in
+	"good=0 "* | "") why="${why}race: the listed port not reached ($bk_race); " ;;
+	*" bad=0 "*) ;;
+	*) why="${why}race: the unlisted port reached ($bk_race); " ;;
+	esac
+	[ "$(bw "dupswap 127.0.0.1 39201 200")" = "bad=0 connected=0" ] ||
+		why="${why}dupswap: $(bw "dupswap 127.0.0.1 39201 200"); "
+	case $(bw "unspec 127.0.0.1 39200 127.0.0.1 39201") in
+	"first=logserve bad=errno=EPERM again=logserve") ;;
+	*) why="${why}unspec: $(bw "unspec 127.0.0.1 39200 127.0.0.1 39201"); " ;;
+	esac
+	[ "$(bw "tfommsg 127.0.0.1 39201")" = errno=EOPNOTSUPP ] ||
+		why="${why}tfommsg: $(bw "tfommsg 127.0.0.1 39201"); "
+	[ "$(cat "$o/unlisted.box")" = 0 ] ||
+		why="${why}the unlisted port heard the box; "
+	[ "$(cat "$o/unlisted.twin")" -gt 0 ] 2>/dev/null ||
+		why="${why}twin: the unlisted port not reached from outside; "
+	line="$line, broker ways held (race $bk_race)"
+}
+
 passed=0
 failed=0
 matrix=
@@ -403,6 +436,7 @@ cell() {
 			select(.key == "memory" or .key == "pids") |
 			"\(.key) \(.value.tier)"] | join(" ")' "$rec")
 		line="limits ${lim:-none} $(t limits | cut -c1-8), view $(jq -r '.layers.view | (.rung // .root) + (if .replaced.tmp then " (TMPDIR " + .replaced.tmp + ")" else "" end) + (if .proc then " (proc " + .proc + ")" else "" end)' "$rec") $(t view | cut -c1-8), net $(jq -r '.layers.net.rung // .layers.net.mode' "$rec") $(t net | cut -c1-8)"
+		broker_ways
 	fi
 	msg=${msg:-}
 	rec=$o/rec.json
