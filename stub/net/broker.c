@@ -25,22 +25,23 @@
  *                    A blocking socket's call runs on a worker thread,
  *                    which answers for itself, so the supervisor goes on
  *                    answering the box's other calls.
- *   sendmsg          (MSG_FASTOPEN, on TCP) as sendto, from a copy of
- *                    its msghdr, address and data; sendmmsg with
- *                    MSG_FASTOPEN is refused (EOPNOTSUPP)
+ *   sendto, sendmsg, as connect, from copies of the msghdr, address, data
+ *   sendmmsg         and control (broker_send.c); sendmsg and sendmmsg
+ *                    are all notified where the policy lists a UDP
+ *                    destination, else with MSG_FASTOPEN
  *   listen           an AF_UNIX socket, or an inet one bound to a
  *                    loopback address, on the duplicate; else EPERM
  *   socket           what the program notified is refused: EACCES
  *   setsockopt       source routing (IP_OPTIONS, IPV6_RTHDR...): EPERM
  *   io_uring_setup   EPERM
  *
- * An inet socket must be TCP (UDP is not carried: no datagram leaves
- * through the broker). A unix address: an abstract name is refused (the
- * box's Landlock scope would refuse it for a socket outside its domain,
- * and polexec's own connect is outside it); a path is opened by a worker
- * thread that took the box's fs uid, gid and groups and no capability,
- * with openat2(RESOLVE_IN_ROOT) in the box's root (/proc/TID/root; a
- * relative path in its cwd), and connected as /proc/self/fd/N.
+ * An inet socket must be TCP or UDP (a UDP one exists only where the
+ * policy lists a UDP destination, or passed in). A unix address: an abstract
+ * name is refused (the box's Landlock scope would refuse it for a socket
+ * outside its domain, and polexec's own connect is outside it); a path is
+ * opened by a worker thread that took the box's fs uid, gid and groups and no
+ * capability, with openat2(RESOLVE_IN_ROOT) in the box's root (/proc/TID/root;
+ * a relative path in its cwd), and connected as /proc/self/fd/N.
  */
 #include "broker.h"
 #include "broker_int.h"

@@ -363,7 +363,8 @@ void brk_on_send(const struct seccomp_notif *n, int listener)
 		if (j->nfds && !brk_valid(listener, n->id))
 			goto gone; /* the descriptors were its own */
 		if (r == 0 && brk_unsound()) { /* test hook: decide, continue */
-			brk_send_release(j);
+			if (j->dirfd >= 0)
+				close(j->dirfd);
 			brk_respond(listener, n->id, 0,
 				    SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 			goto gone;
