@@ -292,16 +292,21 @@ t_broker_udp_dup2_swap() {
 			"$(outside_b udpswap $H2 5353 200)" '^bad=0$'
 }
 
-# Control messages: IP_RETOPTS (a source route) refused (EPERM, recorded),
-# IP_TOS sent; a ping socket (SOCK_DGRAM, IPPROTO_ICMP) not made. Twin:
-# IP_TOS to the listed host answered.
+# Control messages: IP_RETOPTS (a source route) refused (EPERM, recorded:
+# without CAP_NET_RAW the kernel would refuse it too, so the record is
+# what shows polexec did), IP_TOS sent; a ping socket (SOCK_DGRAM,
+# IPPROTO_ICMP) not made, though the suite's namespace lets every group
+# make one (ping_group_range, set by this suite). Twins: IP_TOS to the
+# listed host answered; outside, the ping socket is made.
 t_broker_udp_control_and_ping() {
 	boxp "$ART/broker.polbin" -- "b udpctl $H1 5353" || return 1
 	expect "IP_RETOPTS refused, IP_TOS sent, no ping socket" \
 		"$(res "udpctl $H1 5353")" \
 		"retopts=errno=EPERM tos=h1:5353/udp ping=errno=EACCES" &&
 		expect_match "record: the control message refused" \
-			"$(rec '[.. | strings] | join(" ")')" 'udp:control-message'
+			"$(rec '[.. | strings] | join(" ")')" 'udp:control-message' &&
+		expect_match "twin: a ping socket outside" \
+			"$(outside_b udpctl $H1 5353)" ' ping=made$'
 }
 
 # Under a UDP policy every sendmsg is polexec's, a unix socketpair's too:
@@ -557,6 +562,10 @@ fi
 netlab_enter broker "$@"
 setup_shared || fatal "cannot copy the binaries and build the policies"
 setup_outer || fatal "cannot build the test hosts"
+# ping sockets for every group, in this throwaway namespace only (the
+# twin of t_broker_udp_control_and_ping)
+echo "0 2147483647" >/proc/sys/net/ipv4/ping_group_range ||
+	fatal "cannot set ping_group_range in the suite's namespace"
 # the resolver of t_broker_dns_python: h3:53, svc.test is h1
 start_dns "$HOLDER_3" "$H3" "$H3_6" --host-record=svc.test,$H1 ||
 	fatal "cannot start the test resolver"
