@@ -320,6 +320,19 @@ t_broker_unix_scm_under_udp() {
 			"rights=ok creds=ok"
 }
 
+# Blocking sends that fill the socket: 4 MiB over a unix stream pair by
+# sendmsg of 256 KiB while the reader is slow. polexec sends at most 64
+# KiB of each (a short count), first without waiting, then on a worker
+# thread (the supervisor goes on answering); every byte arrives, in
+# order. Twin: the same outside.
+t_broker_blocking_stream_sends() {
+	boxp "$ART/broker.polbin" -- "b unixbig" || return 1
+	expect "4 MiB, blocking sendmsg" "$(res unixbig)" \
+		"sent=4194304 got=4194304 ok" &&
+		expect "twin: outside" "$(outside_b unixbig)" \
+			"sent=4194304 got=4194304 ok"
+}
+
 # A real program: python3 asks the suite's resolver (dnsmasq on h3:53,
 # listed udp) for svc.test with sendto/recvfrom, and h2:53 (unlisted) is
 # refused. Twin: outside, h2:53 is sent to (no server there: a timeout).
@@ -514,6 +527,7 @@ t_broker_udp_race_name
 t_broker_udp_dup2_swap
 t_broker_udp_control_and_ping
 t_broker_unix_scm_under_udp
+t_broker_blocking_stream_sends
 t_broker_dns_python
 t_broker_scm_rights
 t_broker_listen_and_ipopts

@@ -53,6 +53,9 @@
 //   unixscm
 //        SCM_RIGHTS over a unix socketpair, then SCM_CREDENTIALS:
 //        "rights=ok|E creds=ok|E"
+//   unixbig
+//        4 MiB over a unix stream socketpair, sendmsg of 256 KiB from a
+//        sibling while this thread reads slowly: "sent=N got=N ok"
 //   udplat HOST PORT N
 //        N sendto+recvfrom round trips: "median_us=M" (bench only)
 #include <arpa/inet.h>
@@ -782,6 +785,62 @@ static int probe_udplat(char **a)
 	return out("median_us=%.1f", (double)t[n / 2] / 1000.0);
 }
 
+/* unixbig: 4 MiB over a unix stream socketpair by sendmsg of 256 KiB
+ * each, from a sibling thread, while this one reads slowly: the sends
+ * block and return short counts, the sender goes on; every byte arrives
+ * in order: "sent=N got=N ok|corrupt". */
+static int big_sp[2];
+static atomic_long big_sent;
+
+static void *big_sender(void *arg)
+{
+	static unsigned char buf[256 << 10];
+	long total = 4L << 20, off = 0;
+
+	(void)arg;
+	while (off < total) {
+		size_t k = 0, want = (size_t)(total - off) < sizeof(buf)
+					 ? (size_t)(total - off)
+					 : sizeof(buf);
+		struct iovec iov = {buf, want};
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+		ssize_t r;
+
+		for (; k < want; k++)
+			buf[k] = (unsigned char)((off + (long)k) * 7 % 251);
+		r = sendmsg(big_sp[0], &m, 0);
+		if (r <= 0)
+			break;
+		off += r;
+	}
+	atomic_store(&big_sent, off);
+	shutdown(big_sp[0], SHUT_WR);
+	return NULL;
+}
+
+static int probe_unixbig(void)
+{
+	static unsigned char buf[64 << 10];
+	long got = 0, bad = 0;
+	pthread_t t;
+	ssize_t r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, big_sp) < 0)
+		return out("socketpair=%s", en(errno));
+	pthread_create(&t, NULL, big_sender, NULL);
+	usleep(100000); /* the sender fills the buffer and blocks */
+	while ((r = read(big_sp[1], buf, sizeof(buf))) > 0) {
+		for (ssize_t k = 0; k < r; k++)
+			if (buf[k] != (unsigned char)((got + k) * 7 % 251))
+				bad++;
+		got += r;
+		usleep(1000);
+	}
+	pthread_join(t, NULL);
+	return out("sent=%ld got=%ld %s", atomic_load(&big_sent), got,
+		   bad ? "corrupt" : "ok");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -811,6 +870,8 @@ int main(int argc, char **argv)
 		return probe_ipopts();
 	if (!strcmp(argv[1], "unixscm"))
 		return probe_unixscm();
+	if (!strcmp(argv[1], "unixbig"))
+		return probe_unixbig();
 	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		if (!strcmp(argv[1], p[i].name)) {
 			if (argc != p[i].nargs + 2)
