@@ -203,7 +203,8 @@ t_broker_unspec_retarget() {
 
 # UDP, carried (the policy lists h1:5353/udp): the listed destination
 # gets the datagram by sendto, sendmsg, sendmmsg and a connected socket's
-# send and nameless sendmsg, each sent by polexec from its copy; an
+# send and nameless sendmsg, each sent by polexec from its copy, over
+# IPv4, IPv6 and IPv4-mapped IPv6 (judged as IPv4); an
 # unlisted host or port gets nothing, the call fails EPERM and the record
 # lists it blocked (proto udp). sendmmsg with MSG_FASTOPEN is judged as
 # connect. Twins: the refused ones reached from outside.
@@ -214,8 +215,9 @@ t_broker_udp_carried() {
 		"b udp $H2 5353 sendmsg" "b udp $H1 5353 sendmmsg" \
 		"b udp $H2 5353 sendmmsg" "b udp $H1 5353 connected" \
 		"b udp $H2 5353 connected" "b udp $H1 5354 sendmsg" \
-		"n udpto $H1 5353" "b tfommsg $H2 8080" "b tfommsg $H1 8080" ||
-		return 1
+		"n udpto $H1 5353" "n udpto $H1_6 5353" "n udpto $H2_6 5353" \
+		"n udpto ::ffff:$H2 5353" "n udpto ::ffff:$H1 5353" \
+		"b tfommsg $H2 8080" "b tfommsg $H1 8080" || return 1
 	for w in "$@"; do
 		reached "listed, $w" "udp $H1 5353 $w" "h1:5353/udp" &&
 			expect "unlisted h2, $w" "$(res "udp $H2 5353 $w")" \
@@ -224,19 +226,28 @@ t_broker_udp_carried() {
 	expect "unlisted port h1:5354" "$(res "udp $H1 5354 sendmsg")" \
 		"errno=EPERM" &&
 		reached "netprobe udpto, listed" "udpto $H1 5353" "h1:5353/udp" &&
+		reached "IPv6, listed" "udpto $H1_6 5353" "h1:5353/udp" &&
+		blocked "IPv6, unlisted h2" "udpto $H2_6 5353" &&
+		blocked "IPv4-mapped h2" "udpto ::ffff:$H2 5353" &&
+		reached "IPv4-mapped h1, listed" "udpto ::ffff:$H1 5353" \
+			"h1:5353/udp" &&
 		expect "sendmmsg(MSG_FASTOPEN) to h2:8080" \
 			"$(res "tfommsg $H2 8080")" "errno=EPERM" &&
 		expect "sendmmsg(MSG_FASTOPEN) to h1:8080" \
 			"$(res "tfommsg $H1 8080")" "ok" &&
 		expect_broker_record &&
-		expect_in_blocked "$H2:5353/udp" "$H1:5354/udp" "$H2:8080/tcp" ||
-		return 1
+		expect_in_blocked "$H2:5353/udp" "$H1:5354/udp" "$H2:8080/tcp" \
+			"[$H2_6]:5353/udp" || return 1
 	for w in "$@"; do
 		expect "twin: h2, $w, outside" \
 			"$(outside_b udp $H2 5353 $w)" "h2:5353/udp" || return 1
 	done
 	expect "twin: h1:5354 outside" "$(outside_b udp $H1 5354 sendmsg)" \
-		"h1:5354/udp"
+		"h1:5354/udp" &&
+		expect "twin: [h2] outside" "$(outside_n udpto $H2_6 5353)" \
+			"h2:5353/udp" &&
+		expect "twin: IPv4-mapped h2 outside" \
+			"$(outside_n udpto "::ffff:$H2" 5353)" "h2:5353/udp"
 }
 
 # A policy without a UDP destination: no datagram socket is made (the
