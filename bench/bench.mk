@@ -32,7 +32,7 @@ bench-ebpf: $(B)/polc $(B)/polexec
 # The notify broker against the namespace backend and bare (issue 26):
 # connect latency, curl a connection per request, 1 GiB; and the broker
 # suite's sibling-thread race at 100,000 connects.
-bench-broker: $(B)/polc $(B)/polexec $(B)/tests/broker/brokerprobe
+bench-broker: $(B)/polc $(B)/polexec $(B)/tests/broker/brokerprobe $(B)/tests/net/netserve
 	B=$(B) bench/broker.sh
 bench-broker-soak: all tests
 	BROKER_RACE_N=100000 BROKER_ONLY=t_broker_race_sockaddr \

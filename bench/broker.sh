@@ -14,6 +14,10 @@
 #            to /dev/null (BULK_RUNS runs); under the broker the bytes go
 #            through the box's own socket, never through polexec
 #   start    polexec -- /bin/true, broker and namespace (RUNS runs)
+#   udp      the median of UDP_N round trips (sendto + recvfrom) from one
+#            box to a UDP server on the namespace's 10.77.1.1, listed
+#            `udp` (broker: polexec's supervisor sends each datagram from
+#            its copy), and bare
 #
 # Medians and ratios, printed and kept in $B/bench/broker.txt. Timing is
 # reported, never asserted. Needs root (namespaces).
@@ -26,6 +30,7 @@ CURL_RUNS=${CURL_RUNS:-10}
 BULK_RUNS=${BULK_RUNS:-3}
 BULK=${BULK:-1G}
 CONNECTS=${CONNECTS:-2000}
+UDP_N=${UDP_N:-2000}
 PROBE=$B/tests/broker/brokerprobe
 
 if [ -z "${BENCH_BROKER_OUTER:-}" ]; then
@@ -73,6 +78,23 @@ policy "bench-broker" {
 }
 EOF
 "$POLC" build "$W/filtered.pol" -o "$W/filtered.polbin" 2>/dev/null
+UPORT=39313
+cat >"$W/udp.pol" <<EOF
+policy "bench-broker-udp" {
+  net filtered backend broker {
+    allow 10.77.1.1:$UPORT udp
+  }
+}
+EOF
+"$POLC" build "$W/udp.pol" -o "$W/udp.polbin" 2>/dev/null
+"$B/tests/net/netserve" 10.77.1.1 600 bench "udp:$UPORT" >"$W/userve.out" 2>&1 &
+SRV="$SRV $!"
+i=0
+until "$PROBE" udp 10.77.1.1 $UPORT sendto | grep -q "bench:$UPORT/udp"; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || { echo "bench: the UDP server did not start" >&2; exit 1; }
+	sleep 0.1
+done
 
 BR="$POLEXEC --net-backend=broker $W/filtered.polbin --"
 NS="$POLEXEC --net-backend=namespace $W/filtered.polbin --"
@@ -86,6 +108,9 @@ LAT_BARE=$(lat)
 LAT_BR=$(lat $BR)
 # shellcheck disable=SC2086
 LAT_NS=$(lat $NS)
+ulat() { "$@" "$PROBE" udplat 10.77.1.1 $UPORT "$UDP_N" | sed 's/.*median_us=//'; }
+UDP_BARE=$(ulat)
+UDP_BR=$(ulat "$POLEXEC" "$W/udp.polbin" --)
 
 hyperfine -N --style basic --warmup 5 --runs "$RUNS" \
 	--export-json "$OUT/broker-start.json" \
@@ -106,6 +131,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 	for n in bare:$LAT_BARE broker:$LAT_BR namespace:$LAT_NS; do
 		printf '  %-10s %s  %sx\n' "${n%%:*}" "${n#*:}" \
 			"$(ratio "${n#*:}" "$LAT_BARE")"
+	done
+	echo "UDP round trip (sendto + recvfrom), median of $UDP_N in one box (us; x bare):"
+	for n in bare:$UDP_BARE broker:$UDP_BR; do
+		printf '  %-10s %s  %sx\n' "${n%%:*}" "${n#*:}" \
+			"$(ratio "${n#*:}" "$UDP_BARE")"
 	done
 	echo "start of a box, median of $RUNS (ms):"
 	for n in broker namespace; do

@@ -27,7 +27,10 @@
  *   sendto           with an address (arg 4 not NULL) or MSG_FASTOPEN
  *   sendmsg,         with MSG_FASTOPEN (the address is inside the msghdr,
  *   sendmmsg         which no filter reads; the inet sockets the box may
- *                    make are TCP, which ignores it without MSG_FASTOPEN)
+ *                    make are TCP, which ignores it without MSG_FASTOPEN);
+ *                    always where the policy lists a UDP destination (a
+ *                    UDP socket sends to the msghdr's address, connected
+ *                    or not): the supervisor sends each from its copy
  *   listen           always: only an AF_UNIX socket, or an inet one bound
  *                    to a loopback address, may listen
  *   socket           AF_INET/AF_INET6 of any type but SOCK_STREAM, or
@@ -35,7 +38,9 @@
  *                    any family but AF_UNIX, AF_INET, AF_INET6 and
  *                    AF_NETLINK (the companions keep NETLINK_ROUTE only):
  *                    refused by the supervisor (EACCES), so no UDP, raw,
- *                    ping, SCTP or MPTCP socket
+ *                    ping, SCTP or MPTCP socket. Where the policy lists a
+ *                    UDP destination, SOCK_DGRAM with protocol 0 or
+ *                    IPPROTO_UDP is let through (no ping, no UDP-Lite)
  *   setsockopt       IP_OPTIONS, IPV6_RTHDR, IPV6_2292RTHDR and
  *                    IPV6_2292PKTOPTIONS: source routing would send to the
  *                    first hop, not to the decided address (EPERM)
@@ -62,7 +67,7 @@ int broker_on(const struct ir_policy *p)
 struct overlay {
 	const char *name; /* sorted, as the IR's calls are */
 	unsigned nrules;
-	struct ir_rule rules[5];
+	struct ir_rule rules[8];
 };
 
 static void atom(struct ir_rule *r, unsigned arg, unsigned width, uint64_t mask,
@@ -80,9 +85,23 @@ static void atom(struct ir_rule *r, unsigned arg, unsigned width, uint64_t mask,
 #define ALL32 0xffffffffull
 #define ALL64 0xffffffffffffffffull
 
-static void overlay_rules(struct overlay *o, size_t *n)
+/* Does the policy list a UDP destination (an address, a name or a
+ * variable)? Then the box may make UDP sockets, and every sendmsg and
+ * sendmmsg is the broker's. */
+static int has_udp(const struct ir_policy *p)
+{
+	for (uint32_t i = 0; i < p->net.nentries; i++)
+		if (p->net.entries[i].verdict == IR_NET_ALLOW &&
+		    p->net.entries[i].proto == IR_PROTO_UDP)
+			return 1;
+	return 0;
+}
+
+static void overlay_rules(const struct ir_policy *p, struct overlay *o,
+			  size_t *n)
 {
 	static const unsigned inet[2] = {2, 10};
+	int udp = has_udp(p);
 	struct ir_rule *r;
 	size_t k = 0;
 	int i;
@@ -95,11 +114,20 @@ static void overlay_rules(struct overlay *o, size_t *n)
 	o[k++].nrules = 1;
 	o[k].name = "listen";
 	o[k++].nrules = 1;
+	/* with UDP: always (one rule without a condition) */
 	o[k].name = "sendmmsg";
-	atom(&o[k].rules[o[k].nrules++], 3, 32, MSG_FASTOPEN_BIT, IR_OP_NE, 0);
+	if (udp)
+		o[k].nrules = 1;
+	else
+		atom(&o[k].rules[o[k].nrules++], 3, 32, MSG_FASTOPEN_BIT,
+		     IR_OP_NE, 0);
 	k++;
 	o[k].name = "sendmsg";
-	atom(&o[k].rules[o[k].nrules++], 2, 32, MSG_FASTOPEN_BIT, IR_OP_NE, 0);
+	if (udp)
+		o[k].nrules = 1;
+	else
+		atom(&o[k].rules[o[k].nrules++], 2, 32, MSG_FASTOPEN_BIT,
+		     IR_OP_NE, 0);
 	k++;
 	o[k].name = "sendto";
 	atom(&o[k].rules[o[k].nrules++], 4, 64, ALL64, IR_OP_NE, 0);
@@ -122,11 +150,21 @@ static void overlay_rules(struct overlay *o, size_t *n)
 		r = &o[k].rules[o[k].nrules++];
 		atom(r, 0, 32, ALL32, IR_OP_EQ, inet[i]);
 		atom(r, 1, 32, SOCK_TYPE_MASK_BITS, IR_OP_NE, 1);
+		if (udp) /* SOCK_DGRAM too */
+			atom(r, 1, 32, SOCK_TYPE_MASK_BITS, IR_OP_NE, 2);
 		r = &o[k].rules[o[k].nrules++];
 		atom(r, 0, 32, ALL32, IR_OP_EQ, inet[i]);
 		atom(r, 1, 32, SOCK_TYPE_MASK_BITS, IR_OP_EQ, 1);
 		atom(r, 2, 32, ALL32, IR_OP_NE, 0);
 		atom(r, 2, 32, ALL32, IR_OP_NE, 6);
+		if (!udp)
+			continue;
+		/* SOCK_DGRAM: UDP only (no ping, no UDP-Lite) */
+		r = &o[k].rules[o[k].nrules++];
+		atom(r, 0, 32, ALL32, IR_OP_EQ, inet[i]);
+		atom(r, 1, 32, SOCK_TYPE_MASK_BITS, IR_OP_EQ, 2);
+		atom(r, 2, 32, ALL32, IR_OP_NE, 0);
+		atom(r, 2, 32, ALL32, IR_OP_NE, 17);
 	}
 	r = &o[k].rules[o[k].nrules++];
 	atom(r, 0, 32, ALL32, IR_OP_NE, 1);
@@ -153,7 +191,7 @@ static int merge(const struct ir_policy *p, struct ir_policy *q,
 	struct ir_syscall *calls;
 	size_t no, n = 0, i = 0, j = 0;
 
-	overlay_rules(o, &no);
+	overlay_rules(p, o, &no);
 	calls = calloc(p->sys.ncalls + no, sizeof(*calls));
 	if (!calls) {
 		snprintf(err, errlen, "broker: out of memory");

@@ -25,25 +25,26 @@
  *                    A blocking socket's call runs on a worker thread,
  *                    which answers for itself, so the supervisor goes on
  *                    answering the box's other calls.
- *   sendmsg          (MSG_FASTOPEN, on TCP) as sendto, from a copy of
- *                    its msghdr, address and data; sendmmsg with
- *                    MSG_FASTOPEN is refused (EOPNOTSUPP)
+ *   sendto, sendmsg, as connect, from copies of the msghdr, address, data
+ *   sendmmsg         and control (broker_send.c); sendmsg and sendmmsg
+ *                    are all notified where the policy lists a UDP
+ *                    destination, else with MSG_FASTOPEN
  *   listen           an AF_UNIX socket, or an inet one bound to a
  *                    loopback address, on the duplicate; else EPERM
  *   socket           what the program notified is refused: EACCES
  *   setsockopt       source routing (IP_OPTIONS, IPV6_RTHDR...): EPERM
  *   io_uring_setup   EPERM
  *
- * An inet socket must be TCP (UDP is not carried: no datagram leaves
- * through the broker). A unix address: an abstract name is refused (the
- * box's Landlock scope would refuse it for a socket outside its domain,
- * and polexec's own connect is outside it); a path is opened by a worker
- * thread that took the box's fs uid, gid and groups and no capability,
- * with openat2(RESOLVE_IN_ROOT) in the box's root (/proc/TID/root; a
- * relative path in its cwd), and connected as /proc/self/fd/N.
+ * An inet socket must be TCP or UDP (a UDP one exists only where the
+ * policy lists a UDP destination, or passed in). A unix address: an abstract
+ * name is refused (the box's Landlock scope would refuse it for a socket
+ * outside its domain, and polexec's own connect is outside it); a path is
+ * opened by a worker thread that took the box's fs uid, gid and groups and no
+ * capability, with openat2(RESOLVE_IN_ROOT) in the box's root (/proc/TID/root;
+ * a relative path in its cwd), and connected as /proc/self/fd/N.
  */
 #include "broker.h"
-#include "observe/observe.h"
+#include "broker_int.h"
 #include "lib/kernel.h"
 #include "lib/util.h"
 #include "lib/vars.h"
@@ -71,20 +72,7 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
-#ifndef MSG_FASTOPEN
-#define MSG_FASTOPEN 0x20000000
-#endif
-#ifndef MSG_ZEROCOPY
-#define MSG_ZEROCOPY 0x4000000
-#endif
-#ifndef SO_DOMAIN
-#define SO_DOMAIN 39
-#endif
-#ifndef SO_PROTOCOL
-#define SO_PROTOCOL 38
-#endif
 
-#define BROKER_MAX_DATA	   65536 /* bytes of one sendto copied */
 #define BROKER_MAX_BLOCKED 1024
 #define BROKER_WORKERS	   16
 #define WORKER_STACK	   (32 << 10)
@@ -95,19 +83,6 @@ struct blocked {
 	uint8_t a[16];
 };
 
-/* One call made on a worker thread: what it needs, copied. */
-struct job {
-	volatile int tid; /* 0: free (the kernel clears it at the exit) */
-	int listener, fd, nr, flags, unix_path, dirfd;
-	uint64_t id;
-	uint32_t alen;
-	size_t len;
-	uint32_t uid, gid, ngroups;
-	uint32_t groups[32];
-	uint8_t addr[128];
-	uint8_t *data; /* BROKER_MAX_DATA, then the stack */
-};
-
 static struct {
 	int on;
 	const struct net_spec *spec;
@@ -115,7 +90,6 @@ static struct {
 	struct blocked blk[BROKER_MAX_BLOCKED];
 	unsigned nblk, full;
 	struct job jobs[BROKER_WORKERS];
-	uint8_t data[BROKER_MAX_DATA]; /* the supervisor's own copy */
 	int unsound; /* test hook: decide, then continue (never installed) */
 } B;
 
@@ -307,12 +281,13 @@ int broker_blocked_complete(void)
 }
 
 /*
- * An inet address (len bytes, as the box gave it) for a TCP socket: 1
- * allowed, 0 refused (recorded), -EINVAL/-EAFNOSUPPORT malformed.
+ * An inet address (len bytes, as the box gave it) for a socket of
+ * protocol proto (TCP or UDP): 1 allowed, 0 refused (recorded),
+ * -EINVAL/-EAFNOSUPPORT malformed.
  * AF_UNSPEC dissolves a connection and reaches nobody: allowed. An
  * IPv4-mapped IPv6 address sends IPv4: judged as one.
  */
-static int judge_inet(const uint8_t *sa, uint32_t len)
+int brk_judge(const uint8_t *sa, uint32_t len, uint8_t proto)
 {
 	uint8_t a[16];
 	uint16_t port;
@@ -345,15 +320,15 @@ static int judge_inet(const uint8_t *sa, uint32_t len)
 		return -EAFNOSUPPORT;
 	}
 	port = (uint16_t)(sa[2] << 8 | sa[3]);
-	if (allowed(v6, a, IPPROTO_TCP, port))
+	if (allowed(v6, a, proto, port))
 		return 1;
-	note_blocked(v6, a, IPPROTO_TCP, port);
+	note_blocked(v6, a, proto, port);
 	return 0;
 }
 
 /* --- answering ----------------------------------------------------------- */
 
-static void respond(int listener, uint64_t id, long r, uint32_t flags)
+void brk_respond(int listener, uint64_t id, long r, uint32_t flags)
 {
 	struct seccomp_notif_resp resp = {id, r > 0 ? r : 0,
 					  r < 0 ? (int32_t)r : 0, flags};
@@ -362,14 +337,14 @@ static void respond(int listener, uint64_t id, long r, uint32_t flags)
 		(long)&resp, 0, 0, 0);
 }
 
-static int valid(int listener, uint64_t id)
+int brk_valid(int listener, uint64_t id)
 {
 	return obs_sys(__NR_ioctl, listener, (long)SECCOMP_IOCTL_NOTIF_ID_VALID,
 		       (long)&id, 0, 0, 0) == 0;
 }
 
 /* len bytes at the box's address `remote` into buf: 0, or -EFAULT. */
-static int read_box(pid_t pid, uint64_t remote, void *buf, size_t len)
+int brk_read(pid_t pid, uint64_t remote, void *buf, size_t len)
 {
 	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)remote, len};
 
@@ -383,7 +358,7 @@ static int read_box(pid_t pid, uint64_t remote, void *buf, size_t len)
 
 /* The box's descriptor fd, duplicated into ours (close-on-exec), or
  * -errno. */
-static int take_fd(pid_t tid, int fd)
+int brk_take_fd(pid_t tid, int fd)
 {
 	long pfd = obs_sys(__NR_pidfd_open, tid, PIDFD_THREAD, 0, 0, 0, 0);
 	long r;
@@ -397,7 +372,7 @@ static int take_fd(pid_t tid, int fd)
 	return (int)r;
 }
 
-static int sockopt(int fd, int opt)
+int brk_sockopt(int fd, int opt)
 {
 	int v = -1;
 	socklen_t l = sizeof(v);
@@ -480,11 +455,12 @@ static int worker(void *arg)
 			r = obs_sys(__NR_connect, j->fd, (long)j->addr, j->alen,
 				    0, 0, 0);
 		else
-			r = obs_sys(__NR_sendto, j->fd, (long)j->data,
-				    (long)j->len, j->flags,
-				    j->alen ? (long)j->addr : 0, j->alen);
+			r = brk_send(j, 0);
 	}
-	respond(j->listener, j->id, r, 0);
+	if (j->nr != __NR_connect)
+		r = brk_result(j, r);
+	brk_respond(j->listener, j->id, r, 0);
+	brk_send_release(j);
 	if (opened >= 0)
 		obs_sys(__NR_close, opened, 0, 0, 0, 0, 0);
 	if (j->dirfd >= 0)
@@ -494,7 +470,7 @@ static int worker(void *arg)
 	return 0;
 }
 
-static struct job *job_get(void)
+struct job *brk_job_get(void)
 {
 	int i;
 
@@ -514,13 +490,18 @@ static struct job *job_get(void)
 		}
 		j->dirfd = -1;
 		j->unix_path = 0;
+		j->nfds = 0;
+		j->sent = 0;
+		j->done = 0;
+		j->mlen_at = 0;
+		j->ctllen = 0;
 		return j;
 	}
 	return NULL;
 }
 
 /* Starts j; -errno when it cannot (then the caller answers). */
-static int job_start(struct job *j)
+int brk_job_start(struct job *j)
 {
 	sigset_t all, old;
 	long r;
@@ -600,191 +581,123 @@ static int box_creds(pid_t tid, struct job *j)
 	return 0;
 }
 
+/* An AF_UNIX address (alen bytes at sa) for j: an abstract name refused
+ * (recorded); a path made ready for a worker, which resolves it as the
+ * box (j->unix_path, j->dirfd). 0, or -errno. */
+int brk_unix_dest(const struct seccomp_notif *n, int listener, struct job *j,
+		  uint8_t *sa, uint32_t alen)
+{
+	char root[40];
+
+	if (alen <= 2 || sa[0] != AF_UNIX)
+		return 0;
+	if (sa[2] == '\0') {
+		obs_net("unix:@abstract", NULL, "refused");
+		return -EPERM;
+	}
+	if (box_creds((pid_t)n->pid, j) < 0)
+		return -EACCES;
+	sa[alen < 128 ? alen : 127] = '\0';
+	snprintf(root, sizeof(root), "/proc/%d/%s", (int)n->pid,
+		 sa[2] == '/' ? "root" : "cwd");
+	j->dirfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (j->dirfd < 0 || !brk_valid(listener, n->id)) {
+		if (j->dirfd >= 0)
+			close(j->dirfd);
+		j->dirfd = -1;
+		return -EACCES;
+	}
+	j->unix_path = 1;
+	return 0;
+}
+
+int brk_unsound(void)
+{
+	return B.unsound;
+}
+
 /*
- * connect(fd, addr, alen) and sendto(fd, buf, len, flags, addr, alen):
- * everything copied, decided, made on our duplicate. Returns nothing: the
- * call is answered here or by a worker. copied: 0 the data is read here, 1
- * it is in B.data already (sendmsg), 2 and cut at BROKER_MAX_DATA. A cut
- * stream sends on (a partial send, as the kernel may make); a datagram
- * longer than that is refused (EMSGSIZE), never cut.
+ * connect(fd, addr, alen): the address copied, decided, the connect made
+ * on our duplicate. Returns nothing: the call is answered here or by a
+ * worker. (sendto, sendmsg, sendmmsg: broker_send.c.)
  */
-static void on_dest(const struct seccomp_notif *n, int listener, int copied)
+static void on_connect(const struct seccomp_notif *n, int listener)
 {
 	const __u64 *a = n->data.args;
-	int conn = n->data.nr == __NR_connect, fd = (int)a[0], s, dom, type,
-	    proto, flags = conn ? 0 : (int)a[3];
-	uint64_t addr = conn ? a[1] : a[4];
-	uint32_t alen = (uint32_t)(conn ? a[2] : a[5]);
-	size_t len = conn ? 0 : (size_t)a[2];
+	int fd = (int)a[0], s, dom, type, proto;
+	uint32_t alen = (uint32_t)a[2];
 	uint8_t sa[128];
 	struct job *j;
-	int whole = 1;
 	long r;
 
 	if (alen > sizeof(sa) || (int32_t)alen < 0)
-		return respond(listener, n->id, -EINVAL, 0);
-	if (!addr)
+		return brk_respond(listener, n->id, -EINVAL, 0);
+	if (!a[1])
 		alen = 0;
 	memset(sa, 0, sizeof(sa));
-	if (read_box((pid_t)n->pid, addr, sa, alen) < 0)
-		return respond(listener, n->id, -EFAULT, 0);
-	if (len > BROKER_MAX_DATA || copied == 2) {
-		len =
-		    BROKER_MAX_DATA; /* a stream's partial send: it sends on */
-		whole = 0;
-	}
-	if (!conn && !copied && read_box((pid_t)n->pid, a[1], B.data, len) < 0)
-		return respond(listener, n->id, -EFAULT, 0);
-	/* The copies are the thread's that waits on n: still waiting. */
-	if (!valid(listener, n->id))
+	if (brk_read((pid_t)n->pid, a[1], sa, alen) < 0)
+		return brk_respond(listener, n->id, -EFAULT, 0);
+	/* The copy is the thread's that waits on n: still waiting. */
+	if (!brk_valid(listener, n->id))
 		return;
-	s = take_fd((pid_t)n->pid, fd);
+	s = brk_take_fd((pid_t)n->pid, fd);
 	if (s < 0)
-		return respond(listener, n->id, s == -EBADF ? -EBADF : s, 0);
-	if (!valid(listener, n->id)) /* the tid was not reused */
+		return brk_respond(listener, n->id, s, 0);
+	if (!brk_valid(listener, n->id)) /* the tid was not reused */
 		goto out;
-	dom = sockopt(s, SO_DOMAIN);
-	type = sockopt(s, SO_TYPE);
-	proto = sockopt(s, SO_PROTOCOL);
-	if (dom < 0) {
-		respond(listener, n->id, -ENOTSOCK, 0);
-		goto out;
+	dom = brk_sockopt(s, SO_DOMAIN);
+	type = brk_sockopt(s, SO_TYPE);
+	proto = brk_sockopt(s, SO_PROTOCOL);
+	j = brk_job_get();
+	r = dom < 0 ? -ENOTSOCK : !j ? -EAGAIN : 0;
+	if (!r && (dom == AF_INET || dom == AF_INET6)) {
+		/* TCP, or UDP (a socket the filter let through only where
+		 * the policy lists a UDP destination, or one passed in) */
+		if (!(type == SOCK_STREAM && proto == IPPROTO_TCP) &&
+		    !(type == SOCK_DGRAM && proto == IPPROTO_UDP))
+			r = -EACCES;
+		else if (alen && (r = brk_judge(sa, alen, (uint8_t)proto)) <= 0)
+			r = r ? r : -EPERM;
+		else
+			r = 0;
+	} else if (!r && dom == AF_UNIX) {
+		r = brk_unix_dest(n, listener, j, sa, alen);
+	} else if (!r && dom != AF_NETLINK) { /* NETLINK_ROUTE alone */
+		r = -EACCES;
 	}
-	if (!whole && type != SOCK_STREAM) { /* a datagram is not cut */
-		respond(listener, n->id, -EMSGSIZE, 0);
-		goto out;
-	}
-	if (!conn && !alen)
-		flags &= ~MSG_FASTOPEN; /* no address: nothing to open */
-	flags &= ~MSG_ZEROCOPY;		/* our copy is reused */
-	j = job_get();
-	if (!j) {
-		respond(listener, n->id, -EAGAIN, 0);
-		goto out;
-	}
-	switch (dom) {
-	case AF_INET:
-	case AF_INET6:
-		if (type != SOCK_STREAM || proto != IPPROTO_TCP) {
-			respond(listener, n->id, -EACCES, 0);
-			goto out;
-		}
-		if (alen && (r = judge_inet(sa, alen)) <= 0) {
-			respond(listener, n->id, r ? r : -EPERM, 0);
-			goto out;
-		}
-		break;
-	case AF_UNIX:
-		if (alen > 2 && sa[0] == AF_UNIX && sa[2] == '\0') {
-			obs_net("unix:@abstract", NULL, "refused");
-			respond(listener, n->id, -EPERM, 0);
-			goto out;
-		}
-		if (alen > 2 && sa[0] == AF_UNIX) {
-			char root[40];
-
-			if (box_creds((pid_t)n->pid, j) < 0) {
-				respond(listener, n->id, -EACCES, 0);
-				goto out;
-			}
-			sa[alen < sizeof(sa) ? alen : sizeof(sa) - 1] = '\0';
-			snprintf(root, sizeof(root), "/proc/%d/%s", (int)n->pid,
-				 sa[2] == '/' ? "root" : "cwd");
-			j->dirfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (j->dirfd < 0 || !valid(listener, n->id)) {
-				if (j->dirfd >= 0)
-					close(j->dirfd);
-				j->dirfd = -1;
-				respond(listener, n->id, -EACCES, 0);
-				goto out;
-			}
-			j->unix_path = 1;
-		}
-		break;
-	case AF_NETLINK: /* NETLINK_ROUTE alone (the companions) */
-		break;
-	default:
-		respond(listener, n->id, -EACCES, 0);
+	if (r) {
+		brk_respond(listener, n->id, r, 0);
 		goto out;
 	}
 	if (B.unsound) {
 		if (j->dirfd >= 0)
 			close(j->dirfd);
-		respond(listener, n->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		brk_respond(listener, n->id, 0,
+			    SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		goto out;
 	}
 	memcpy(j->addr, sa, sizeof(sa));
 	j->alen = alen;
 	j->listener = listener;
 	j->id = n->id;
-	j->nr = (int)n->data.nr;
+	j->nr = __NR_connect;
 	j->fd = s;
-	j->flags = flags;
-	j->len = len;
-	if (!conn)
-		memcpy(j->data, B.data, len);
 	if (!j->unix_path &&
-	    ((obs_sys(__NR_fcntl, s, F_GETFL, 0, 0, 0, 0) & O_NONBLOCK) ||
-	     (flags & MSG_DONTWAIT))) {
+	    (obs_sys(__NR_fcntl, s, F_GETFL, 0, 0, 0, 0) & O_NONBLOCK)) {
 		/* answered at once, as the kernel would (EINPROGRESS) */
-		r = conn
-			? obs_sys(__NR_connect, s, (long)j->addr, alen, 0, 0, 0)
-			: obs_sys(__NR_sendto, s, (long)j->data, (long)len,
-				  flags, alen ? (long)j->addr : 0, alen);
-		respond(listener, n->id, r, 0);
+		r = obs_sys(__NR_connect, s, (long)j->addr, alen, 0, 0, 0);
+		brk_respond(listener, n->id, r, 0);
 		goto out;
 	}
-	if ((r = job_start(j)) < 0) {
+	if ((r = brk_job_start(j)) < 0) {
 		if (j->dirfd >= 0)
 			close(j->dirfd);
-		respond(listener, n->id, r, 0);
+		brk_respond(listener, n->id, r, 0);
 		goto out;
 	}
 	return; /* the worker closes s */
 out:
 	close(s);
-}
-
-/* sendmsg with MSG_FASTOPEN: as sendto, from copies of its msghdr, its
- * address and its data (no control message). */
-static void on_sendmsg(const struct seccomp_notif *n, int listener)
-{
-	struct msghdr m;
-	struct iovec iov[64];
-	struct seccomp_notif c = *n;
-	size_t i, got = 0;
-	int cut = 0;
-
-	if (read_box((pid_t)n->pid, n->data.args[1], &m, sizeof(m)) < 0)
-		return respond(listener, n->id, -EFAULT, 0);
-	if (m.msg_controllen)
-		return respond(listener, n->id, -EOPNOTSUPP, 0);
-	if ((size_t)m.msg_iovlen > 64)
-		return respond(listener, n->id, -EMSGSIZE, 0);
-	if (read_box((pid_t)n->pid, (uintptr_t)m.msg_iov, iov,
-		     m.msg_iovlen * sizeof(*iov)) < 0)
-		return respond(listener, n->id, -EFAULT, 0);
-	/* the data gathered first, into our copy; then as sendto */
-	for (i = 0; i < (size_t)m.msg_iovlen && got < BROKER_MAX_DATA; i++) {
-		size_t k = iov[i].iov_len;
-
-		if (k > BROKER_MAX_DATA - got) {
-			k = BROKER_MAX_DATA - got;
-			cut = 1;
-		}
-		if (read_box((pid_t)n->pid, (uintptr_t)iov[i].iov_base,
-			     B.data + got, k) < 0)
-			return respond(listener, n->id, -EFAULT, 0);
-		got += k;
-	}
-	/* then as sendto, with the data already in B.data */
-	c.data.nr = __NR_sendto;
-	c.data.args[3] = n->data.args[2];
-	c.data.args[4] = (uintptr_t)m.msg_name;
-	c.data.args[5] = m.msg_namelen;
-	c.data.args[2] = got;
-	c.data.args[1] = 0;
-	on_dest(&c, listener, cut ? 2 : 1);
 }
 
 static int inet_ok(const __u64 *a)
@@ -802,14 +715,14 @@ static void on_listen(const struct seccomp_notif *n, int listener)
 {
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(ss);
-	int s = take_fd((pid_t)n->pid, (int)n->data.args[0]), dom, ok = 0;
+	int s = brk_take_fd((pid_t)n->pid, (int)n->data.args[0]), dom, ok = 0;
 	const uint8_t *b = (const uint8_t *)&ss;
 
 	if (s < 0)
-		return respond(listener, n->id, s, 0);
-	if (!valid(listener, n->id))
+		return brk_respond(listener, n->id, s, 0);
+	if (!brk_valid(listener, n->id))
 		goto out;
-	dom = sockopt(s, SO_DOMAIN);
+	dom = brk_sockopt(s, SO_DOMAIN);
 	memset(&ss, 0, sizeof(ss));
 	if (dom == AF_UNIX || dom == AF_NETLINK)
 		ok = 1;
@@ -820,11 +733,11 @@ static void on_listen(const struct seccomp_notif *n, int listener)
 			 : ss.ss_family == AF_INET6 && loopback(1, b + 8) &&
 			       b[23] == 1;
 	if (dom < 0)
-		respond(listener, n->id, -ENOTSOCK, 0);
+		brk_respond(listener, n->id, -ENOTSOCK, 0);
 	else if (!ok)
-		respond(listener, n->id, -EPERM, 0);
+		brk_respond(listener, n->id, -EPERM, 0);
 	else
-		respond(
+		brk_respond(
 		    listener, n->id,
 		    obs_sys(__NR_listen, s, (int)n->data.args[1], 0, 0, 0, 0),
 		    0);
@@ -839,38 +752,34 @@ static int broker_notified(const struct seccomp_notif *n, int listener)
 
 	switch (n->data.nr) {
 	case __NR_connect:
-		on_dest(n, listener, 0);
+		on_connect(n, listener);
 		return 1;
 	case __NR_sendto:
-		on_dest(n, listener, 0);
-		return 1;
 	case __NR_sendmsg:
-		on_sendmsg(n, listener);
-		return 1;
 	case __NR_sendmmsg:
-		respond(listener, n->id, -EOPNOTSUPP, 0);
+		brk_on_send(n, listener);
 		return 1;
 	case __NR_listen:
 		on_listen(n, listener);
 		return 1;
 	case __NR_io_uring_setup:
-		respond(listener, n->id, -EPERM, 0);
+		brk_respond(listener, n->id, -EPERM, 0);
 		return 1;
 	case __NR_socket:
 		if (inet_ok(a)) /* registers: the kernel reads the same */
-			respond(listener, n->id, 0,
-				SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+			brk_respond(listener, n->id, 0,
+				    SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		else
-			respond(listener, n->id, -EACCES, 0);
+			brk_respond(listener, n->id, -EACCES, 0);
 		return 1;
 	case __NR_setsockopt:
 		if (((int)a[1] == IPPROTO_IP && (int)a[2] == 4) ||
 		    ((int)a[1] == IPPROTO_IPV6 &&
 		     ((int)a[2] == 5 || (int)a[2] == 6 || (int)a[2] == 57)))
-			respond(listener, n->id, -EPERM, 0);
+			brk_respond(listener, n->id, -EPERM, 0);
 		else
-			respond(listener, n->id, 0,
-				SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+			brk_respond(listener, n->id, 0,
+				    SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		return 1;
 	}
 	return 0;

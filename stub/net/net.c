@@ -261,8 +261,8 @@ static void plan_broker(const struct policy *p, const char *why)
 	else if (p->net.nruntime)
 		warning("net: notify broker without a mount namespace: the "
 			"box sees the host's /etc/hosts, not the pinned names "
-			"(they are enforced by address; DNS is not reachable: "
-			"no UDP, no resolver listed)");
+			"(they are enforced by address; DNS reaches only a "
+			"resolver the policy lists)");
 }
 
 void net_plan(const struct policy *p, struct layer_state *l)

@@ -201,28 +201,187 @@ t_broker_unspec_retarget() {
 		"first=h1:8080/tcp bad=errno=EPERM again=h1:8080/tcp"
 }
 
-# UDP: no datagram socket (the broker carries TCP alone), so unconnected
-# UDP and sendmmsg with mixed addresses never leave, even to the listed
-# UDP port; sendmmsg with MSG_FASTOPEN is refused. Twins outside.
-t_broker_udp_and_sendmmsg() {
-	boxp "$ART/broker.polbin" -- "b sendmmsg $H1 5353 $H2 5353" \
-		"n udpto $H1 5353" "b tfommsg $H2 8080" || return 1
-	expect "sendmmsg: no UDP socket" \
-		"$(res "sendmmsg $H1 5353 $H2 5353")" "udp=errno=EACCES" &&
-		blocked "unconnected UDP, even listed" "udpto $H1 5353" &&
-		expect "sendmmsg(MSG_FASTOPEN)" "$(res "tfommsg $H2 8080")" \
-			"errno=EOPNOTSUPP" &&
-		expect "twin: sendmmsg outside" \
-			"$(outside_b sendmmsg $H1 5353 $H2 5353)" \
-			"udp=made sent=2" &&
-		expect "twin: udpto h1:5353 outside" \
-			"$(outside_n udpto $H1 5353)" "h1:5353/udp"
+# UDP, carried (the policy lists h1:5353/udp): the listed destination
+# gets the datagram by sendto, sendmsg, sendmmsg and a connected socket's
+# send and nameless sendmsg, each sent by polexec from its copy, over
+# IPv4, IPv6 and IPv4-mapped IPv6 (judged as IPv4); an
+# unlisted host or port gets nothing, the call fails EPERM and the record
+# lists it blocked (proto udp). sendmmsg with MSG_FASTOPEN is judged as
+# connect. Twins: the refused ones reached from outside.
+t_broker_udp_carried() {
+	set -- sendto sendmsg sendmmsg connected
+	boxp "$ART/broker.polbin" -- "b udp $H1 5353 sendto" \
+		"b udp $H2 5353 sendto" "b udp $H1 5353 sendmsg" \
+		"b udp $H2 5353 sendmsg" "b udp $H1 5353 sendmmsg" \
+		"b udp $H2 5353 sendmmsg" "b udp $H1 5353 connected" \
+		"b udp $H2 5353 connected" "b udp $H1 5354 sendmsg" \
+		"n udpto $H1 5353" "n udpto $H1_6 5353" "n udpto $H2_6 5353" \
+		"n udpto ::ffff:$H2 5353" "n udpto ::ffff:$H1 5353" \
+		"b tfommsg $H2 8080" "b tfommsg $H1 8080" || return 1
+	for w in "$@"; do
+		reached "listed, $w" "udp $H1 5353 $w" "h1:5353/udp" &&
+			expect "unlisted h2, $w" "$(res "udp $H2 5353 $w")" \
+				"errno=EPERM" || return 1
+	done
+	expect "unlisted port h1:5354" "$(res "udp $H1 5354 sendmsg")" \
+		"errno=EPERM" &&
+		reached "netprobe udpto, listed" "udpto $H1 5353" "h1:5353/udp" &&
+		reached "IPv6, listed" "udpto $H1_6 5353" "h1:5353/udp" &&
+		blocked "IPv6, unlisted h2" "udpto $H2_6 5353" &&
+		blocked "IPv4-mapped h2" "udpto ::ffff:$H2 5353" &&
+		reached "IPv4-mapped h1, listed" "udpto ::ffff:$H1 5353" \
+			"h1:5353/udp" &&
+		expect "sendmmsg(MSG_FASTOPEN) to h2:8080" \
+			"$(res "tfommsg $H2 8080")" "errno=EPERM" &&
+		expect "sendmmsg(MSG_FASTOPEN) to h1:8080" \
+			"$(res "tfommsg $H1 8080")" "ok" &&
+		expect_broker_record &&
+		expect_in_blocked "$H2:5353/udp" "$H1:5354/udp" "$H2:8080/tcp" \
+			"[$H2_6]:5353/udp" || return 1
+	for w in "$@"; do
+		expect "twin: h2, $w, outside" \
+			"$(outside_b udp $H2 5353 $w)" "h2:5353/udp" || return 1
+	done
+	expect "twin: h1:5354 outside" "$(outside_b udp $H1 5354 sendmsg)" \
+		"h1:5354/udp" &&
+		expect "twin: [h2] outside" "$(outside_n udpto $H2_6 5353)" \
+			"h2:5353/udp" &&
+		expect "twin: IPv4-mapped h2 outside" \
+			"$(outside_n udpto "::ffff:$H2" 5353)" "h2:5353/udp"
+}
+
+# A policy without a UDP destination: no datagram socket is made (the
+# filter notifies it, polexec refuses it). Twin: the same probe under a
+# policy that lists one (t_broker_udp_carried), and outside.
+t_broker_udp_needs_a_listed_destination() {
+	boxp "$ART/names.polbin" -- "b udp $H1 5353 sendto" \
+		"n tcp svc.test 8080" || return 1
+	expect "no UDP destination: no UDP socket" \
+		"$(res "udp $H1 5353 sendto")" "errno=EACCES" &&
+		reached "twin: the TCP destination" "tcp svc.test 8080" \
+			"h1:8080/tcp" &&
+		expect "twin: outside" "$(outside_b udp $H1 5353 sendto)" \
+			"h1:5353/udp"
+}
+
+# sendmmsg with a listed and an unlisted address: the listed datagram
+# delivered (its msg_len written back), the unlisted one never sent, the
+# count 1. Twin: outside both are.
+t_broker_udp_sendmmsg_mixed() {
+	boxp "$ART/broker.polbin" -- "b udpmix $H1 5353 $H2 5353" || return 1
+	expect "sendmmsg, h1 then h2" "$(res "udpmix $H1 5353 $H2 5353")" \
+		"sent=1 len0=5 good=1 bad=0" &&
+		expect_in_blocked "$H2:5353/udp" &&
+		expect "twin: outside" "$(outside_b udpmix $H1 5353 $H2 5353)" \
+			"sent=2 len0=5 good=1 bad=1"
+}
+
+# A sibling thread flips the msghdr's name (the pointer, and the sockaddr
+# it points to) between h1:5353 and h2:5353 while the box sendmsg()s:
+# polexec sends its copy, so h2 never answers; h1 does. Twin: h2 answers
+# a sendmsg from outside.
+t_broker_udp_race_name() {
+	boxp "$ART/broker.polbin" -- \
+		"b udprace $H1 5353 $H2 5353 $RACE_N" || return 1
+	r=$(res "udprace $H1 5353 $H2 5353 $RACE_N")
+	say "    UDP race, $RACE_N sendmsg: $r"
+	expect_match "UDP race: h2 never reached" "$r" ' bad=0 ' &&
+		expect_nomatch "UDP race: h1 reached" "$r" '^good=0 ' &&
+		expect "twin: h2 outside" "$(outside_b udp $H2 5353 sendmsg)" \
+			"h2:5353/udp"
+}
+
+# The fd number swapped by dup2 between a UDP and a TCP socket during
+# sendmsg to h2: polexec sends on the socket it took (the TCP one drops
+# the name and fails; the UDP one is judged), never on the one swapped
+# in after. Twin: outside, the swap reaches h2.
+t_broker_udp_dup2_swap() {
+	boxp "$ART/broker.polbin" -- "b udpswap $H2 5353 200" || return 1
+	expect "UDP dup2: h2 never reached" "$(res "udpswap $H2 5353 200")" \
+		"bad=0" &&
+		expect_nomatch "twin: outside the swap reaches h2" \
+			"$(outside_b udpswap $H2 5353 200)" '^bad=0$'
+}
+
+# Control messages: IP_RETOPTS (a source route) refused (EPERM, recorded:
+# without CAP_NET_RAW the kernel would refuse it too, so the record is
+# what shows polexec did), IP_TOS sent; a ping socket (SOCK_DGRAM,
+# IPPROTO_ICMP) not made, though the suite's namespace lets every group
+# make one (ping_group_range, set by this suite). Twins: IP_TOS to the
+# listed host answered; outside, the ping socket is made.
+t_broker_udp_control_and_ping() {
+	boxp "$ART/broker.polbin" -- "b udpctl $H1 5353" || return 1
+	expect "IP_RETOPTS refused, IP_TOS sent, no ping socket" \
+		"$(res "udpctl $H1 5353")" \
+		"retopts=errno=EPERM tos=h1:5353/udp ping=errno=EACCES" &&
+		expect_match "record: the control message refused" \
+			"$(rec '[.. | strings] | join(" ")')" 'udp:control-message' &&
+		expect_match "twin: a ping socket outside" \
+			"$(outside_b udpctl $H1 5353)" ' ping=made$'
+}
+
+# Under a UDP policy every sendmsg is polexec's, a unix socketpair's too:
+# SCM_RIGHTS still passes a usable descriptor (a pipe written through);
+# an explicit SCM_CREDENTIALS is refused. Twin: outside both work.
+t_broker_unix_scm_under_udp() {
+	boxp "$ART/broker.polbin" -- "b unixscm" || return 1
+	expect "SCM_RIGHTS works, SCM_CREDENTIALS refused" "$(res unixscm)" \
+		"rights=ok creds=errno=EPERM" &&
+		expect "twin: outside" "$(outside_b unixscm)" \
+			"rights=ok creds=ok"
+}
+
+# Blocking sends that fill the socket: 4 MiB over a unix stream pair by
+# sendmsg of 256 KiB while the reader is slow. polexec sends at most 64
+# KiB of each (a short count), first without waiting, then on a worker
+# thread (the supervisor goes on answering); every byte arrives, in
+# order. Twin: the same outside.
+t_broker_blocking_stream_sends() {
+	boxp "$ART/broker.polbin" -- "b unixbig" || return 1
+	expect "4 MiB, blocking sendmsg" "$(res unixbig)" \
+		"sent=4194304 got=4194304 ok" &&
+		expect "twin: outside" "$(outside_b unixbig)" \
+			"sent=4194304 got=4194304 ok"
+}
+
+# A real program: python3 asks the suite's resolver (dnsmasq on h3:53,
+# listed udp) for svc.test with sendto/recvfrom, and h2:53 (unlisted) is
+# refused. Twin: outside, h2:53 is sent to (no server there: a timeout).
+t_broker_dns_python() {
+	[ -x /usr/bin/python3 ] || { say "    skip: no /usr/bin/python3"; return 0; }
+	cat >"$T/q.py" <<'PY'
+import socket, struct, sys
+def ask(server):
+    q = struct.pack(">HHHHHH", 0x4242, 0x100, 1, 0, 0, 0)
+    q += b"".join(bytes([len(p)]) + p for p in b"svc.test".split(b"."))
+    q += b"\0" + struct.pack(">HH", 1, 1)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(2)
+    try:
+        s.sendto(q, (server, 53))
+        r, _ = s.recvfrom(512)
+    except OSError as e:
+        return type(e).__name__
+    return socket.inet_ntoa(r[-4:]) if struct.unpack(">H", r[6:8])[0] else "none"
+for srv in sys.argv[1:]:
+    print("dns %s: %s" % (srv, ask(srv)), flush=True)
+PY
+	chmod 644 "$T/q.py"
+	boxsh "$ART/broker.polbin" -- /usr/bin/python3 "$T/q.py" "$H3" "$H2" ||
+		return 1
+	expect "python3 DNS to h3 (listed)" "$(res "dns $H3")" "$H1" &&
+		expect "python3 DNS to h2 (unlisted)" "$(res "dns $H2")" \
+			PermissionError &&
+		expect_in_blocked "$H2:53/udp" &&
+		expect "twin: h2 outside (sent, no server)" \
+			"$(res "dns $H2" "$(/usr/bin/python3 "$T/q.py" "$H2")")" \
+			"TimeoutError"
 }
 
 # A socket made outside, passed in over SCM_RIGHTS from a unix socket the
 # box connects to (a pathname connect, made by the broker as the box):
 # its connect is judged as any other, a datagram from the passed UDP
-# socket refused. Twin: the passed socket reaches the listed host.
+# socket to an unlisted UDP destination refused. Twin: the passed socket reaches the listed host.
 t_broker_scm_rights() {
 	sock=$SHARED/passer-$(id -u).sock
 	"$BIN/brokerprobe" passer "$sock" 60 >"$T/passer.log" 2>&1 &
@@ -241,9 +400,9 @@ t_broker_scm_rights() {
 	[ $rc -eq 0 ] || return 1
 	expect "passed TCP to h2, passed UDP" \
 		"$(res "scm $sock $H2 8080")" \
-		"tcp=errno=EPERM udpto=errno=EACCES" &&
+		"tcp=errno=EPERM udpto=errno=EPERM" &&
 		expect "twin: passed TCP to h1" "$(res "scm $sock $H1 8080")" \
-			"tcp=h1:8080/tcp udpto=errno=EACCES" &&
+			"tcp=h1:8080/tcp udpto=errno=EPERM" &&
 		expect "unix pathname connect" "$(res "unix $sock")" ok
 }
 
@@ -350,14 +509,21 @@ t_broker_view_unix_paths() {
 t_broker_unsound_loses() {
 	PEXEC=$BIN/polexec-hooks WRAP="env POLEXEC_TEST_BROKER_CONTINUE=1" \
 		boxp "$ART/broker.polbin" -- \
-		"b race $H1 8080 $H2 8080 $RACE_N" "b dupswap $H2 8080 200" ||
+		"b race $H1 8080 $H2 8080 $RACE_N" "b dupswap $H2 8080 200" \
+		"b udprace $H1 5353 $H2 5353 $RACE_N" "b udpswap $H2 5353 200" ||
 		return 1
 	say "    unsound: $(res "race $H1 8080 $H2 8080 $RACE_N");" \
-		"$(res "dupswap $H2 8080 200")"
+		"$(res "dupswap $H2 8080 200");" \
+		"$(res "udprace $H1 5353 $H2 5353 $RACE_N");" \
+		"$(res "udpswap $H2 5353 200")"
 	expect_nomatch "unsound: the race reaches h2" \
 		"$(res "race $H1 8080 $H2 8080 $RACE_N")" ' bad=0 ' &&
 		expect_nomatch "unsound: the swap reaches h2" \
-			"$(res "dupswap $H2 8080 200")" 'bad=0 '
+			"$(res "dupswap $H2 8080 200")" 'bad=0 ' &&
+		expect_nomatch "unsound: the UDP race reaches h2" \
+			"$(res "udprace $H1 5353 $H2 5353 $RACE_N")" ' bad=0 ' &&
+		expect_nomatch "unsound: the UDP swap reaches h2" \
+			"$(res "udpswap $H2 5353 200")" '^bad=0$'
 }
 
 TESTS="
@@ -365,7 +531,15 @@ t_broker_allowed_and_blocked
 t_broker_race_sockaddr
 t_broker_dup2_swap
 t_broker_unspec_retarget
-t_broker_udp_and_sendmmsg
+t_broker_udp_carried
+t_broker_udp_needs_a_listed_destination
+t_broker_udp_sendmmsg_mixed
+t_broker_udp_race_name
+t_broker_udp_dup2_swap
+t_broker_udp_control_and_ping
+t_broker_unix_scm_under_udp
+t_broker_blocking_stream_sends
+t_broker_dns_python
 t_broker_scm_rights
 t_broker_listen_and_ipopts
 t_broker_supervisor_stalled_or_killed
@@ -413,6 +587,13 @@ fi
 netlab_enter broker "$@"
 setup_shared || fatal "cannot copy the binaries and build the policies"
 setup_outer || fatal "cannot build the test hosts"
+# ping sockets for every group, in this throwaway namespace only (the
+# twin of t_broker_udp_control_and_ping)
+echo "0 2147483647" >/proc/sys/net/ipv4/ping_group_range ||
+	fatal "cannot set ping_group_range in the suite's namespace"
+# the resolver of t_broker_dns_python: h3:53, svc.test is h1
+start_dns "$HOLDER_3" "$H3" "$H3_6" --host-record=svc.test,$H1 ||
+	fatal "cannot start the test resolver"
 netlab_use broker
 run_all
 [ -n "$failures" ] && say "failed ($WHO_RUNS):$failures"

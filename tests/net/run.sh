@@ -1587,11 +1587,12 @@ t_filtered_pinned_name_in_cidr
 # The root pass's second round, NET_BACKEND=cgroup: the egress tests that
 # hold for both backends, then the cgroup backend's own.
 # The broker round (both passes, NET_BACKEND=broker): the egress tests
-# that hold under the notify broker too (no UDP: its tests are
-# tests/broker's), and the held-back ways around (raw, packet, netlink,
-# io_uring, vsock, sockets handed over as fds 0-2).
+# that hold under the notify broker too (UDP where the policy lists it;
+# its own ways around are tests/broker's), and the held-back ways around
+# (raw, packet, netlink, io_uring, vsock, sockets handed over as fds 0-2).
 BROKER_TESTS="
 t_filtered_allowed_reached_others_blocked
+t_filtered_udp_blocked_unless_listed
 t_filtered_ipv6
 t_filtered_deny_carved_out_of_allow
 t_filtered_pinned_names

@@ -2,10 +2,11 @@
 /*
  * The notify broker's program (compiler/backend/broker.c): what it
  * returns on the calls it notifies and on their neighbours, run in the
- * interpreter; that a policy's denial of connect stays NOTIFY's (notified
- * for the record, the decision program then denies); that translation
- * validation tells it from NOTIFY (validated as NOTIFY of the policy, it
- * is a mismatch at connect); and where polc builds it at all.
+ * interpreter, without and with a UDP destination in the policy; that a
+ * policy's denial of connect stays NOTIFY's (notified for the record, the
+ * decision program then denies); that translation validation tells it from
+ * NOTIFY (validated as NOTIFY of the policy, it is a mismatch at connect); and
+ * where polc builds it at all.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,6 +116,50 @@ static void test_notified_calls(void **state)
 	ir_policy_destroy(&p);
 }
 
+/* A policy that lists a UDP destination (an address or a name): UDP
+ * sockets stay (protocol 0 or IPPROTO_UDP, with the flags), ping and
+ * UDP-Lite ones do not; every sendmsg and sendmmsg is notified; send()
+ * (sendto without an address) still stays. */
+static void test_udp_notified_calls(void **state)
+{
+	static const char *const udp[] = {
+	    "policy \"u\" {\n  net filtered {\n    allow 10.0.0.0/8:443\n"
+	    "    allow 10.0.0.2:53 udp\n  }\n}\n",
+	    "policy \"u\" {\n  net filtered backend broker {\n"
+	    "    allow dns.example:53 udp\n  }\n}\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(udp) / sizeof(udp[0]); i++) {
+		struct ir_policy *p;
+		size_t n;
+		struct sock_filter *f = build(udp[i], &n, &p);
+
+		assert_non_null(f);
+		assert_int_equal(run(f, n, NR_SOCKET, 2, 2, 0, 0, 0), ALLOW);
+		assert_int_equal(
+		    run(f, n, NR_SOCKET, 10, 2 | 04000 | 02000000, 17, 0, 0),
+		    ALLOW);
+		assert_int_equal(run(f, n, NR_SOCKET, 2, 2, 1, 0, 0), NOTIF);
+		assert_int_equal(run(f, n, NR_SOCKET, 10, 2, 58, 0, 0), NOTIF);
+		assert_int_equal(run(f, n, NR_SOCKET, 2, 2, 136, 0, 0), NOTIF);
+		assert_int_equal(run(f, n, NR_SOCKET, 2, 3, 17, 0, 0), NOTIF);
+		assert_int_equal(run(f, n, NR_SOCKET, 2, 1, 17, 0, 0), NOTIF);
+		assert_int_equal(run(f, n, NR_SOCKET, 2, 1, 0, 0, 0), ALLOW);
+		assert_int_equal(run(f, n, NR_SENDMSG, 3, 0x2000, 0, 0, 0),
+				 NOTIF);
+		assert_int_equal(run(f, n, NR_SENDMMSG, 3, 0x2000, 1, 0, 0),
+				 NOTIF);
+		assert_int_equal(run(f, n, NR_SENDTO, 3, 0x2000, 5, 0, 0),
+				 ALLOW);
+		assert_int_equal(run(f, n, NR_SENDTO, 3, 0x2000, 5, 0, 0x1000),
+				 NOTIF);
+		free(f);
+		ir_policy_destroy(&p);
+	}
+}
+
 /* A policy that denies connect: NOTIFY's value (notified for the
  * record); the supervisor's decision program then denies it. */
 static void test_policy_denial_kept(void **state)
@@ -185,6 +230,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_notified_calls),
+	    cmocka_unit_test(test_udp_notified_calls),
 	    cmocka_unit_test(test_policy_denial_kept),
 	    cmocka_unit_test(test_not_notify),
 	    cmocka_unit_test(test_where_built),
