@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -231,6 +232,7 @@ struct failure {
 	int err;
 	char step[8];  /* "load" or "attach" */
 	char why[240]; /* the verifier's last line, for a load */
+	uint32_t sent; /* the helper's: hooks whose fds come with it */
 };
 
 /* The verifier's words, for a refusal: large enough that a kernel
@@ -403,99 +405,189 @@ static int failed_at(const struct failure *f)
  * 2.3 ms here), and it runs on the calling CPU: so a helper process
  * (fork: its own copy of our memory, the maps' and the cgroup's fds)
  * loads and attaches these hooks while we do the others, about half the
- * verifier's work each. What it could not do it says through a pipe;
- * then it waits for the verdict on a second one (keep, or detach what it
- * attached: it alone has those programs' fds) and exits, 0 when that
- * went well. It exits only after our own loads, so its SIGCHLD does not
- * interrupt our verifier. A half attached is no box: on a failure
- * either the refusal removes the cgroup with everything on it, or the
- * undo detaches every program (install, below).
+ * verifier's work each. What it could not do it says through a socket,
+ * with the fds of the programs it attached (SCM_RIGHTS), so that we can
+ * detach them again, and exits (its exit overlaps our loads: waiting
+ * for a verdict cost 0.4 ms a start). A half attached is no box: on a
+ * failure either the refusal removes the cgroup with everything on it,
+ * or the undo detaches every program (install, below).
  */
 #define HELPER_HOOKS                                                           \
 	(1u << POLBIN_EBPF_CONNECT6 | 1u << POLBIN_EBPF_SENDMSG6 |             \
-	 1u << POLBIN_EBPF_INGRESS | 1u << POLBIN_EBPF_BIND4)
+	 1u << POLBIN_EBPF_INGRESS | 1u << POLBIN_EBPF_SENDMSG4)
 
+/* The helper's word to us: its record; then, in a second datagram, the
+ * fds of the programs it attached (SCM_RIGHTS, in hook order), which we
+ * take only for an undo (after our own are detached and closed: room
+ * for them under a tight RLIMIT_NOFILE). */
+static void helper_send(int sk, const struct failure *f)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int) * POLBIN_EBPF_NPROG)];
+	} c;
+	struct iovec iov = {(void *)(uintptr_t)f, sizeof(*f)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+	uint32_t h, n = 0;
+	int fds[POLBIN_EBPF_NPROG];
+
+	if (sendmsg(sk, &m, MSG_NOSIGNAL) != (ssize_t)sizeof(*f))
+		_exit(1);
+	for (h = 0; h < POLBIN_EBPF_NPROG; h++)
+		if (attached[h] >= 0)
+			fds[n++] = attached[h];
+	if (!n)
+		_exit(0);
+	memset(&c, 0, sizeof(c));
+	iov.iov_len = 1;
+	m.msg_control = c.b;
+	m.msg_controllen = CMSG_SPACE(sizeof(int) * n);
+	c.h.cmsg_level = SOL_SOCKET;
+	c.h.cmsg_type = SCM_RIGHTS;
+	c.h.cmsg_len = CMSG_LEN(sizeof(int) * n);
+	memcpy(CMSG_DATA(&c.h), fds, sizeof(int) * n);
+	_exit(sendmsg(sk, &m, MSG_NOSIGNAL) == 1 ? 0 : 1);
+}
+
+/* The helper's record: 1, or 0 when it died before sending it. */
+static int helper_record(int sk, struct failure *f)
+{
+	ssize_t r;
+
+	while ((r = recv(sk, f, sizeof(*f), 0)) < 0 && errno == EINTR)
+		;
+	return r == (ssize_t)sizeof(*f);
+}
+
+/* For an undo: the fds of the programs the helper attached (the hooks in
+ * sent), into attached[]. 0; -1 when they did not all come. */
+static int helper_fds(int sk, uint32_t sent)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int) * POLBIN_EBPF_NPROG)];
+	} c;
+	char byte;
+	struct iovec iov = {&byte, 1};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = c.b,
+			   .msg_controllen = sizeof(c.b)};
+	struct cmsghdr *cm;
+	uint32_t h, i = 0, n = 0;
+	ssize_t r;
+	int fds[POLBIN_EBPF_NPROG];
+
+	if (!sent)
+		return 0;
+	while ((r = recvmsg(sk, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT)) < 0 &&
+	       errno == EINTR)
+		;
+	if (r != 1 || (m.msg_flags & MSG_CTRUNC))
+		return -1;
+	cm = CMSG_FIRSTHDR(&m);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+		n = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		memcpy(fds, CMSG_DATA(cm), sizeof(int) * n);
+	}
+	for (h = 0; h < POLBIN_EBPF_NPROG; h++)
+		if (sent >> h & 1) {
+			if (i >= n)
+				return -1;
+			attached[h] = fds[i++];
+		}
+	return i == n ? 0 : -1;
+}
+
+/* The rules filled, both maps frozen: no syscall changes them again. */
+static int fill_freeze(const struct net_ebpf *s,
+		       const int maps[POLBIN_EBPF_NMAPS],
+		       const struct ebpf_pin *pins, uint32_t npins)
+{
+	if (fill_rules(maps[POLBIN_EBPF_MAP_RULES], s, pins, npins) < 0 ||
+	    freeze(maps[POLBIN_EBPF_MAP_RULES], "rules") < 0 ||
+	    freeze(maps[POLBIN_EBPF_MAP_BLOCKED], "blocked") < 0)
+		return -1;
+	return 0;
+}
+
+/* The helper is started before the rules are filled: the programs need
+ * the maps' fds, not their contents, and nothing is in the box's cgroup
+ * before the install returns (the box is cloned after it; every failure
+ * undoes or refuses), so its loads overlap our fill. */
 static int load_all(const struct net_ebpf *s, const int maps[POLBIN_EBPF_NMAPS],
-		    int cgfd)
+		    const struct ebpf_pin *pins, uint32_t npins, int cgfd)
 {
 	struct failure f, hf;
-	int p[2] = {-1, -1}, v[2] = {-1, -1}, failed = 0, st = 0;
+	int sk[2] = {-1, -1}, failed = 0, lost = 0, said = 0;
 	uint32_t h, mine = ~0u;
 	pid_t pid = -1;
-	char verdict = 'k';
 
-	if (pipe2(p, O_CLOEXEC) == 0 && pipe2(v, O_CLOEXEC) == 0 &&
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sk) == 0 &&
 	    (pid = fork()) == 0) {
-		/* the helper: one record, err 0 when all went well; then
-		 * the verdict */
-		close(p[0]);
-		close(v[1]);
+		/* the helper: one record, err 0 when all went well, with
+		 * the fds of what it attached */
+		close(sk[0]);
 		memset(&f, 0, sizeof(f));
 		for (h = 0; h < POLBIN_EBPF_NPROG; h++)
 			if ((HELPER_HOOKS >> h & 1) &&
 			    load_attach(s, h, maps, cgfd, &f) < 0)
 				break;
-		if (write(p[1], &f, sizeof(f)) != (ssize_t)sizeof(f))
-			_exit(1);
-		verdict = 'd'; /* EOF: we died, or could not say */
-		while (read(v[0], &verdict, 1) < 0 && errno == EINTR)
-			;
-		_exit(settle(verdict != 'k', cgfd) < 0 ? 1 : 0);
+		for (h = 0; h < POLBIN_EBPF_NPROG; h++)
+			if (attached[h] >= 0)
+				f.sent |= 1u << h;
+		helper_send(sk[1], &f);
 	}
 	if (pid > 0)
 		mine = ~HELPER_HOOKS;
-	if (p[1] >= 0)
-		close(p[1]);
-	if (v[0] >= 0)
-		close(v[0]);
-	/* no helper (no pipe, no fork): all of them here */
+	if (sk[1] >= 0)
+		close(sk[1]);
+	if (fill_freeze(s, maps, pins, npins) < 0)
+		failed = said = 1; /* why[] says which step */
+	/* no helper (no socket, no fork): all of them here */
 	for (h = 0; h < POLBIN_EBPF_NPROG && !failed; h++)
 		if ((mine >> h & 1) && load_attach(s, h, maps, cgfd, &f) < 0)
 			failed = 1;
 	if (pid > 0) {
-		ssize_t n;
+		/* its record, or nothing when it died before sending it */
+		int got = helper_record(sk[0], &hf);
 
-		/* its record, or nothing when it died before writing it */
-		while ((n = read(p[0], &hf, sizeof(hf))) < 0 && errno == EINTR)
+		/* its exit: both datagrams are queued (MSG_DONTWAIT below) */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		if (!failed && (n != (ssize_t)sizeof(hf) || hf.err != 0)) {
-			if (n == (ssize_t)sizeof(hf)) {
-				f = hf;
-			} else {
+		if (!got) {
+			lost = 1; /* what it attached has no fd here */
+			if (!failed) {
 				memset(&f, 0, sizeof(f));
 				f.err = ECHILD;
 				memcpy(f.step, "helper", 7);
 			}
 			failed = 1;
+		} else if (!failed && hf.err != 0) {
+			f = hf;
+			failed = 1;
 		}
-		verdict = failed ? 'd' : 'k';
-		if (write(v[1], &verdict, 1) != 1)
-			failed = 1; /* it reads EOF: detaches */
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
 	}
-	if (p[0] >= 0)
-		close(p[0]);
-	if (v[1] >= 0)
-		close(v[1]);
-	if (failed) {
-		failed_at(&f);
-		/* the first failure names the refusal; the undo's own only
-		 * when it cannot be done */
-		if (settle(1, cgfd) < 0 ||
-		    (pid > 0 && (!WIFEXITED(st) || WEXITSTATUS(st))) ||
-		    none_attached(cgfd) < 0)
-			return -2;
-		return -1;
+	if (!failed) {
+		if (sk[0] >= 0)
+			close(sk[0]); /* the helper's fds, unread, with it */
+		return settle(0, cgfd);
 	}
-	if (pid > 0 && (!WIFEXITED(st) || WEXITSTATUS(st))) {
-		memset(&f, 0, sizeof(f));
-		f.err = ECHILD;
-		memcpy(f.step, "helper", 7);
+	if (!said)
 		failed_at(&f);
+	/* the first failure names the refusal; the undo is checked by the
+	 * kernel's word, and one that cannot be done is -2: ours first,
+	 * then the helper's (their fds taken now, in the room ours left) */
+	if (settle(1, cgfd) < 0)
+		lost = 1;
+	if (pid > 0 && !lost &&
+	    (helper_fds(sk[0], hf.sent) < 0 || settle(1, cgfd) < 0))
+		lost = 1;
+	if (sk[0] >= 0)
+		close(sk[0]);
+	if (lost || none_attached(cgfd) < 0)
 		return -2;
-	}
-	return settle(0, cgfd);
+	return -1;
 }
 
 int ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
@@ -513,12 +605,9 @@ int ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
 	maps[POLBIN_EBPF_MAP_BLOCKED] =
 	    map_create(BPF_MAP_TYPE_HASH, POLBIN_EBPF_BLOCKED_KEY, 8,
 		       POLBIN_EBPF_BLOCKED_SIZE, 0, "polc_blocked");
-	if (maps[POLBIN_EBPF_MAP_BLOCKED] < 0 ||
-	    fill_rules(maps[POLBIN_EBPF_MAP_RULES], s, pins, npins) < 0 ||
-	    freeze(maps[POLBIN_EBPF_MAP_RULES], "rules") < 0 ||
-	    freeze(maps[POLBIN_EBPF_MAP_BLOCKED], "blocked") < 0)
+	if (maps[POLBIN_EBPF_MAP_BLOCKED] < 0)
 		goto out;
-	rc = load_all(s, maps, cgfd);
+	rc = load_all(s, maps, pins, npins, cgfd);
 out:
 	if (maps[POLBIN_EBPF_MAP_RULES] >= 0)
 		close(maps[POLBIN_EBPF_MAP_RULES]);
