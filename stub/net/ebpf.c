@@ -240,8 +240,9 @@ struct failure {
  * program of ours; a rotating one keeps the tail whatever the size. */
 static char vlog[256 << 10];
 
-/* The programs this process attached (fd, or -1), until the verdict:
- * detached again when the install falls back (undo). */
+/* The programs this process attached (fd, or -1; the helper's, sent to
+ * us, for an undo), until the install's outcome: detached again when it
+ * falls back (undo). */
 static int attached[POLBIN_EBPF_NPROG] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 /* BPF_PROG_LOAD, again while the verifier says EAGAIN (a signal arrived
@@ -337,8 +338,8 @@ loaded:
 	return 0;
 }
 
-/* The verdict on what this process attached: kept (the fds closed, the
- * cgroup holds the programs), or detached (undo). 0; -1 when a detach
+/* What attached[] holds: kept (the fds closed, the cgroup holds the
+ * programs), or detached (undo). 0; -1 when a detach
  * failed. */
 static int settle(int undo, int cgfd)
 {
