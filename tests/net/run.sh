@@ -1551,9 +1551,21 @@ t_backend_list() {
 			expect_match "record: why" \
 				"$(rec .layers.net.backend_fallback)" \
 				'^cgroup: no CAP_BPF and CAP_NET_ADMIN' &&
-			expect_match "warns" "$ERR" 'the network namespace enforces'
+			expect_match "warns" "$ERR" 'the network namespace enforces' ||
+			return 1
+		"$POLEXEC" --doctor "$ART/list.polbin" >"$T/doctor" 2>&1
+		expect "doctor: exit" "$?" 0 &&
+			expect_match "doctor: the namespace, next" \
+				"$(grep 'net backend' "$T/doctor")" \
+				'found +the network namespace, next in the policy.s .backend cgroup namespace. .the cgroup programs need CAP_BPF'
 		return
 	fi
+	"$POLEXEC" --doctor "$ART/list.polbin" >"$T/doctor" 2>&1
+	expect "doctor: exit" "$?" 0 &&
+		expect_match "doctor: the programs first" \
+			"$(grep 'net backend' "$T/doctor")" \
+			'found +cgroup eBPF programs .* first in the policy.s .backend cgroup namespace.' ||
+		return 1
 	# twin: installed, the programs hold (and refuse the bind)
 	list_box || return 1
 	reached "cgroup: h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
