@@ -340,7 +340,8 @@ enum polbin_net_rt_kind {
  * section's net IR (docs/EGRESS.md, "The cgroup backend"), present with a
  * NET section; critical when the policy forces that backend (`net
  * filtered backend cgroup`: a polexec that does not know it must refuse),
- * else not (an older polexec keeps the namespace). Written by
+ * else not (an older polexec keeps the namespace; `backend cgroup
+ * namespace` allows that). Written by
  * compiler/backend/ebpf.c from the programs of bpf/egress/egress.bpf.c
  * (clang -target bpf at polc's build, read with libbpf) and the rules
  * polc derives from the IR; polexec loads it with raw bpf() calls.
@@ -384,7 +385,12 @@ enum polbin_net_rt_kind {
  */
 #define POLBIN_EBPF_VERSION	  1
 #define POLBIN_EBPF_F_FORCED	  0x1u /* `backend cgroup`: never the namespace */
-#define POLBIN_EBPF_F_ALL	  0x1u
+/* `backend cgroup namespace`: these programs where they can be had and
+ * installed, else the namespace (never with FORCED; not critical: a
+ * polexec that does not know the section keeps the namespace, which the
+ * list allows, and one that knows version 1 without this bit refuses it) */
+#define POLBIN_EBPF_F_FALLBACK	  0x2u
+#define POLBIN_EBPF_F_ALL	  0x3u
 #define POLBIN_EBPF_NPROG	  9
 #define POLBIN_EBPF_MAX_INSNS	  4096
 #define POLBIN_EBPF_MAX_RULES	  4096 /* 8 KiB of kernel memory each */

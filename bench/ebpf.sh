@@ -16,7 +16,10 @@
 #            other agents' load hits a round, not one of the three), the
 #            files written to a tmpfs of the bench's own mount namespace
 #            (on ext4 a quarter of curl's time was the inodes of the
-#            previous round's files, removed and made again)
+#            previous round's files, removed and made again). Each round
+#            also runs the three with 400 requests: a connection's own
+#            cost, without the box's start, is (t400 - t200) / 200, and
+#            its ratio the median of each round's against bare's
 #   bulk     1 GiB from the same server over one connection to /dev/null
 #            (BULK_RUNS runs), the same three ways
 #
@@ -49,7 +52,7 @@ trap 'kill $SRV 2>/dev/null; umount "$W/run" 2>/dev/null; rm -rf "$W"' EXIT
 mkdir -p "$OUT" "$W/www" "$W/run"
 mount -t tmpfs -o size=16m tmpfs "$W/run"
 i=0
-while [ $i -lt 200 ]; do
+while [ $i -lt 400 ]; do
 	echo "page $i" >"$W/www/p$i.txt"
 	i=$((i + 1))
 done
@@ -87,7 +90,10 @@ EOF
 CG="$POLEXEC --net-backend=cgroup $W/filtered.polbin --"
 NS="$POLEXEC --net-backend=namespace $W/filtered.polbin --"
 # absolute paths: the box's environment has no PATH
-CURL="cd $W/run && /bin/rm -rf got && /bin/mkdir got && /usr/bin/curl -sS --fail -o 'got/#1' 'http://127.0.0.1:$PORT/p[0-199].txt'"
+# curl_cmd N: N requests, a connection each
+curl_cmd() {
+	echo "cd $W/run && /bin/rm -rf got && /bin/mkdir got && /usr/bin/curl -sS --fail -o 'got/#1' 'http://127.0.0.1:$PORT/p[0-$(($1 - 1))].txt'"
+}
 BULK="/usr/bin/curl -sS --fail -o /dev/null http://127.0.0.1:$PORT/big"
 
 hyperfine -N --style basic --warmup 10 --runs "$RUNS" \
@@ -96,14 +102,16 @@ hyperfine -N --style basic --warmup 10 --runs "$RUNS" \
 	-n cgroup "$CG /bin/true" -n namespace "$NS /bin/true" >/dev/null
 # curl, paired: round r runs bare, cgroup, namespace starting at r % 3
 ns_now() { date +%s%N; }
+# run_curl NAME N
 run_curl() {
+	c=$(curl_cmd "$2")
 	case $1 in
-	bare) sh -c "$CURL" ;;
-	cgroup) $CG /bin/sh -c "$CURL" ;;
-	namespace) $NS /bin/sh -c "$CURL" ;;
+	bare) sh -c "$c" ;;
+	cgroup) $CG /bin/sh -c "$c" ;;
+	namespace) $NS /bin/sh -c "$c" ;;
 	esac >/dev/null
 }
-for n in bare cgroup namespace; do run_curl $n; done # warm-up
+for n in bare cgroup namespace; do run_curl $n 200; done # warm-up
 : >"$OUT/ebpf-curl.txt"
 r=0
 while [ $r -lt "$CURL_RUNS" ]; do
@@ -112,11 +120,13 @@ while [ $r -lt "$CURL_RUNS" ]; do
 	1) order="cgroup namespace bare" ;;
 	*) order="namespace bare cgroup" ;;
 	esac
-	for n in $order; do
-		t0=$(ns_now)
-		run_curl $n
-		t1=$(ns_now)
-		echo "$r $n $((t1 - t0))" >>"$OUT/ebpf-curl.txt"
+	for k in 200 400; do
+		for n in $order; do
+			t0=$(ns_now)
+			run_curl $n $k
+			t1=$(ns_now)
+			echo "$r $n $((t1 - t0)) $k" >>"$OUT/ebpf-curl.txt"
+		done
 	done
 	r=$((r + 1))
 done
@@ -131,12 +141,29 @@ median() { sort -n | awk '{ v[NR] = $1 } END {
 # curl_median NAME: its median in ms; curl_ratio NAME: the median of
 # each round's NAME / bare
 curl_median() {
-	awk -v n="$1" '$2 == n { print $3 / 1e6 }' "$OUT/ebpf-curl.txt" | median
+	awk -v n="$1" '$2 == n && $4 == 200 { print $3 / 1e6 }' \
+		"$OUT/ebpf-curl.txt" | median
 }
 curl_ratio() {
-	awk -v n="$1" '$2 == "bare" { b[$1] = $3 } $2 == n { t[$1] = $3 }
+	awk -v n="$1" '$4 != 200 { next } $2 == "bare" { b[$1] = $3 }
+		$2 == n { t[$1] = $3 }
 		END { for (r in t) print t[r] / b[r] }' "$OUT/ebpf-curl.txt" |
 		median
+}
+# conn_us NAME: the median of each round's (t400 - t200) / 200, in us;
+# conn_ratio NAME: the median of each round's that against bare's
+conn_us() {
+	awk -v n="$1" '$2 == n { t[$1, $4] = $3 }
+		END { for (k in t) { split(k, x, SUBSEP)
+			if (x[2] == 400) print (t[x[1], 400] - t[x[1], 200]) / 200e3 } }' \
+		"$OUT/ebpf-curl.txt" | median
+}
+conn_ratio() {
+	awk -v n="$1" '{ t[$1, $2, $4] = $3; r[$1] = 1 }
+		END { for (i in r) {
+			b = t[i, "bare", 400] - t[i, "bare", 200]
+			if (b > 0) print (t[i, n, 400] - t[i, n, 200]) / b } }' \
+		"$OUT/ebpf-curl.txt" | median
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 {
@@ -153,6 +180,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 	for n in bare cgroup namespace; do
 		printf '  %-10s %s  %sx\n' $n "$(curl_median $n)" \
 			"$(curl_ratio $n)"
+	done
+	echo "curl, one connection without the start: (400 - 200 connections) / 200, same rounds (median us; median of the rounds' x bare):"
+	for n in bare cgroup namespace; do
+		printf '  %-10s %s  %sx\n' $n "$(conn_us $n)" "$(conn_ratio $n)"
 	done
 	bare=$(hf_median "$OUT/ebpf-bulk.json" bare)
 	echo "1 GiB over one connection, median of $BULK_RUNS (ms; throughput x bare):"

@@ -846,8 +846,11 @@ static void decode_ebpf(struct policy *p)
 	    polbin_le32(d + 12) > POLBIN_EBPF_MAX_RULES)
 		die("artifact: ebpf: bad header");
 	e->forced = !!(polbin_le32(d + 4) & POLBIN_EBPF_F_FORCED);
+	e->fallback = !!(polbin_le32(d + 4) & POLBIN_EBPF_F_FALLBACK);
 	if (e->forced != !!(s->flags & POLBIN_F_CRITICAL))
 		die("artifact: ebpf: critical iff the backend is forced");
+	if (e->forced && e->fallback)
+		die("artifact: ebpf: a forced backend with a fallback");
 	e->nrules = polbin_le32(d + 12);
 	for (h = 0; h < POLBIN_EBPF_NPROG; h++) {
 		uint32_t n;

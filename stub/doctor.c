@@ -349,11 +349,35 @@ static int check_net(const struct policy *p)
 				   "cgroup programs here");
 		return no != NULL;
 	}
+	/* `backend cgroup namespace`: the programs where they can be had,
+	 * else the namespace, checked below as for any namespace box */
+	if (n->ebpf.fallback && asked == NET_BACKEND_AUTO) {
+		if (ebpf_capable() && landlock_abi() >= 6) {
+			line(
+			    "net backend", "found",
+			    "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN), "
+			    "first in the policy's `backend cgroup namespace`; "
+			    "the network namespace where they fail to install");
+		} else {
+			line(
+			    "net backend", "found",
+			    ebpf_capable()
+				? "the network namespace, next in the policy's "
+				  "`backend cgroup namespace` (the cgroup "
+				  "programs need Landlock ABI 6 here)"
+				: "the network namespace, next in the policy's "
+				  "`backend cgroup namespace` (the cgroup "
+				  "programs need CAP_BPF and CAP_NET_ADMIN)");
+		}
+	}
 	forced = n->ebpf.forced || asked == NET_BACKEND_CGROUP;
 	/* net.c: the box in the caller's network needs Landlock's
 	 * abstract-unix scope (ABI 6), or the cgroup backend is refused */
 	cgroup = forced && ebpf_capable() && landlock_abi() >= 6;
-	if (cgroup)
+	if (n->ebpf.fallback && asked == NET_BACKEND_AUTO)
+		/* said above; the namespace's needs below, for a fallback */
+		cgroup = ebpf_capable() && landlock_abi() >= 6;
+	else if (cgroup)
 		line("net backend", "found",
 		     "cgroup eBPF programs (CAP_BPF and CAP_NET_ADMIN), as the "
 		     "policy or --net-backend says");

@@ -123,21 +123,18 @@ static __always_inline int allowed(struct dest *d)
 
 /* The evidence: what the box tried and was refused (the first time of
  * each; a full map takes no more, and polexec then says the list may be
- * short). */
-static __always_inline void record(const struct dest *d)
+ * short). The blocked key is made in place, over the rules key's kind,
+ * proto and zero bytes, followed by the address: no copy on the stack. */
+static __always_inline void record(struct dest *d)
 {
-	struct blocked_key b;
+	__u8 *b = (__u8 *)&d->k + 4;
 	__u64 one = 1;
-	__u32 *a = (__u32 *)b.addr;
 
-	b.family = (__u8)(4 + 2 * d->v6);
-	b.proto = d->k.proto;
-	b.port = (__u16)d->port;
-	a[0] = word(d, 0);
-	a[1] = word(d, 1);
-	a[2] = word(d, 2);
-	a[3] = word(d, 3);
-	bpf_map_update_elem(&blocked, &b, &one, BPF_NOEXIST);
+	_Static_assert(__builtin_offsetof(struct rule_key, addr) == 8, "addr");
+	b[0] = (__u8)(4 + 2 * d->v6);
+	/* b[1] is the proto already */
+	*(__u16 *)(b + 2) = (__u16)d->port;
+	bpf_map_update_elem(&blocked, b, &one, BPF_NOEXIST);
 }
 
 static __always_inline int judge(struct dest *d)

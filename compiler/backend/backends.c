@@ -133,12 +133,15 @@ static int ebpf(const struct ir_policy *p, struct compiled *c, char *err,
 	int rc = ebpf_section_build(p, &data, &len, why, sizeof(why));
 
 	if (rc > 0 && p->net.backend != IR_NET_BACKEND_CGROUP &&
+	    p->net.backend != IR_NET_BACKEND_CGROUP_NAMESPACE &&
 	    p->net.backend != IR_NET_BACKEND_BROKER)
 		return 0;
 	if (rc) {
 		snprintf(err, errlen, "net backend %s: %s",
 			 p->net.backend == IR_NET_BACKEND_BROKER ? "broker"
-								 : "cgroup",
+			 : p->net.backend == IR_NET_BACKEND_CGROUP_NAMESPACE
+			     ? "cgroup namespace"
+			     : "cgroup",
 			 why);
 		return 2;
 	}

@@ -61,7 +61,8 @@ int broker_on(const struct ir_policy *p)
 {
 	return p->sys.present && ebpf_wanted(p) &&
 	       (p->net.mode == IR_NET_FILTERED || p->net.nloopback) &&
-	       p->net.backend != IR_NET_BACKEND_CGROUP;
+	       p->net.backend != IR_NET_BACKEND_CGROUP &&
+	       p->net.backend != IR_NET_BACKEND_CGROUP_NAMESPACE;
 }
 
 struct overlay {

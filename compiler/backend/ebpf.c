@@ -281,14 +281,17 @@ int ebpf_probe(char *d, size_t len)
 	if (rc)
 		snprintf(d, len,
 			 "the cgroup egress programs do not load here (%s): "
-			 "polexec keeps the network namespace; CAP_BPF and "
-			 "CAP_NET_ADMIN (root) load them",
+			 "polexec keeps the network namespace (`backend "
+			 "cgroup namespace` falls back to it, `backend "
+			 "cgroup` is refused); CAP_BPF and CAP_NET_ADMIN "
+			 "(root) load them",
 			 strerror(rc < 0 ? -rc : rc));
 	else
 		snprintf(d, len,
 			 "the nine cgroup egress programs load: polexec "
 			 "enforces net filtered with them (no namespace, no "
-			 "pasta)");
+			 "pasta) where the policy (`backend cgroup`, `backend "
+			 "cgroup namespace`) or --net-backend asks");
 	bpf_object__close(o);
 	return rc != 0;
 }
@@ -415,6 +418,7 @@ int ebpf_wanted(const struct ir_policy *p)
 		return 0;
 	/* a plain `net none` is a namespace of its own and nothing else */
 	return p->net.backend == IR_NET_BACKEND_CGROUP ||
+	       p->net.backend == IR_NET_BACKEND_CGROUP_NAMESPACE ||
 	       p->net.mode == IR_NET_FILTERED || p->net.nloopback;
 }
 
@@ -451,6 +455,15 @@ static int all_rules(const struct ir_policy *p, struct rules *r, char *err,
 	return 0;
 }
 
+/* The header's flags: the backend forced, or first of the list. */
+static uint32_t ebpf_flags(const struct ir_policy *p)
+{
+	return p->net.backend == IR_NET_BACKEND_CGROUP ? POLBIN_EBPF_F_FORCED
+	       : p->net.backend == IR_NET_BACKEND_CGROUP_NAMESPACE
+		   ? POLBIN_EBPF_F_FALLBACK
+		   : 0;
+}
+
 int ebpf_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		       char *err, size_t errlen)
 {
@@ -483,9 +496,7 @@ int ebpf_section_build(const struct ir_policy *p, uint8_t **out, size_t *len,
 		return -1;
 	}
 	polbin_put_le32(d, POLBIN_EBPF_VERSION);
-	polbin_put_le32(d + 4, p->net.backend == IR_NET_BACKEND_CGROUP
-				   ? POLBIN_EBPF_F_FORCED
-				   : 0);
+	polbin_put_le32(d + 4, ebpf_flags(p));
 	polbin_put_le32(d + 8, POLBIN_EBPF_NPROG);
 	polbin_put_le32(d + 12, (uint32_t)r.n);
 	off = HDR_LEN;
@@ -694,9 +705,10 @@ int ebpf_validate(const struct ir_policy *p, const uint8_t *s, size_t len,
 		return 1;
 	if (read_object(err, errlen))
 		return -1;
-	if (!!(dc.flags & POLBIN_EBPF_F_FORCED) !=
-	    (p->net.backend == IR_NET_BACKEND_CGROUP)) {
-		snprintf(err, errlen, "ebpf: the forced flag is not the IR's");
+	if (dc.flags != ebpf_flags(p)) {
+		snprintf(err, errlen,
+			 "ebpf: the forced and fallback flags are not the "
+			 "IR's");
 		return 1;
 	}
 	for (h = 0; h < POLBIN_EBPF_NPROG; h++)

@@ -24,6 +24,7 @@ int ebpf_decode(const uint8_t *s, size_t len, struct ebpf_decoded *dc,
 	memset(dc, 0, sizeof(*dc));
 	if (len < HDR_LEN || rd32(s) != POLBIN_EBPF_VERSION ||
 	    (rd32(s + 4) & ~POLBIN_EBPF_F_ALL) ||
+	    rd32(s + 4) == POLBIN_EBPF_F_ALL ||
 	    rd32(s + 8) != POLBIN_EBPF_NPROG ||
 	    rd32(s + 12) > POLBIN_EBPF_MAX_RULES) {
 		snprintf(err, errlen, "ebpf: bad header");
@@ -118,8 +119,9 @@ int ebpf_print(const uint8_t *s, size_t len, FILE *out, char *err,
 		return -1;
 	fprintf(out, "  backend: %s\n",
 		dc.flags & POLBIN_EBPF_F_FORCED ? "cgroup (forced)"
-						: "auto (cgroup where the "
-						  "caller may attach it)");
+		: dc.flags & POLBIN_EBPF_F_FALLBACK
+		    ? "cgroup, else namespace (the list)"
+		    : "auto (cgroup where the caller may attach it)");
 	for (h = 0; h < POLBIN_EBPF_NPROG; h++)
 		fprintf(out, "  program %-12s %u instructions\n", hook_names[h],
 			dc.ninsn[h]);

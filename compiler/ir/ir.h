@@ -27,7 +27,10 @@
  * 4: the box's view (fs kinds tmpfs, dev, proc; connect_unix; the fs
  *    mode) and the user.
  * 5: fs observe (destructive calls in the run record) and its workspace.
- * 6: the net block's egress backend (auto, cgroup, namespace).
+ * 6: the net block's egress backend (auto, cgroup, namespace; broker and
+ *    the list `cgroup namespace` came later as new values of the same
+ *    byte, which an older polc refuses: an artifact of version 6 written
+ *    before them reads as it did).
  */
 #define IR_VERSION 6
 
@@ -227,6 +230,9 @@ enum ir_net_backend {
 	IR_NET_BACKEND_CGROUP = 1,
 	IR_NET_BACKEND_NAMESPACE = 2,
 	IR_NET_BACKEND_BROKER = 3, /* seccomp user notification */
+	/* `backend cgroup namespace`: the cgroup programs, and where they
+	 * cannot be had (or fail to install) the namespace */
+	IR_NET_BACKEND_CGROUP_NAMESPACE = 4,
 };
 
 enum ir_addr_kind {

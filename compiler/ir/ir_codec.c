@@ -428,7 +428,7 @@ static void get_net(struct rbuf *r, struct ir_net *n)
 	if (n->mode > IR_NET_HOST)
 		rfail(r, "network mode %u", n->mode);
 	n->backend = get_u8(r);
-	if (n->backend > IR_NET_BACKEND_BROKER ||
+	if (n->backend > IR_NET_BACKEND_CGROUP_NAMESPACE ||
 	    (n->mode == IR_NET_HOST && n->backend))
 		rfail(r, "net backend %u", n->backend);
 	n->nentries = get_count(r, IR_MAX_NET, "net entry");

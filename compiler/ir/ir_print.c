@@ -185,11 +185,12 @@ static void print_net(const struct ir_policy *p, FILE *out)
 	uint32_t i;
 
 	static const char *const backends[] = {
-	    "", " backend cgroup", " backend namespace", " backend broker"};
+	    "", " backend cgroup", " backend namespace", " backend broker",
+	    " backend cgroup namespace"};
 
 	fprintf(out, "  net %s%s {\n",
 		p->net.mode <= 2 ? modes[p->net.mode] : "?",
-		p->net.backend <= 3 ? backends[p->net.backend] : " ?");
+		p->net.backend <= 4 ? backends[p->net.backend] : " ?");
 	for (i = 0; i < p->net.nentries; i++) {
 		fputs(p->net.entries[i].verdict == IR_NET_ALLOW ? "    allow "
 								: "    deny ",

@@ -351,6 +351,7 @@ int prove_net_allows(const struct ir_policy *p, const struct prove_net_point *d)
 		if (n->backend == IR_NET_BACKEND_NAMESPACE)
 			return 0;
 		return n->backend == IR_NET_BACKEND_CGROUP ||
+		       n->backend == IR_NET_BACKEND_CGROUP_NAMESPACE ||
 		       n->mode == IR_NET_FILTERED || n->nloopback > 0;
 	case PROVE_NET_BIND:
 		/* In a private namespace a bound port faces only the box. */

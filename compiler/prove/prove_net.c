@@ -495,7 +495,9 @@ static int ports(struct netq *q, const struct ir_port_range *r, uint32_t n,
  * and refuses the backend where it cannot). The notify broker (`backend
  * broker`) keeps the box there too: the host's loopback on the listed ports at
  * every 127.0.0.0/8 address (it refuses abstract names and listeners off
- * loopback). A policy may run there when it forces one of the two, or when the
+ * loopback). A policy may run there when it forces one of the two or lists
+ * the cgroup first (`backend cgroup namespace`: it may run under either,
+ * so the boundary is the union of both, as for auto), or when the
  * caller or auto's ladder may take one (`auto`, with the programs in the
  * artifact: net filtered, or loopback ports); never under `backend namespace`,
  * nor a plain `net none`. NEW that may where OLD may not is one finding.
@@ -510,6 +512,7 @@ static int may_share_netns(const struct ir_policy *p)
 	case IR_NET_BACKEND_NAMESPACE:
 		return 0;
 	case IR_NET_BACKEND_CGROUP:
+	case IR_NET_BACKEND_CGROUP_NAMESPACE: /* either: the union */
 		return 1;
 	default:
 		return n->mode == IR_NET_FILTERED || n->nloopback != 0;
@@ -522,6 +525,8 @@ static const char *backend_str(const struct ir_policy *p)
 
 	if (n->backend == IR_NET_BACKEND_CGROUP)
 		return "backend cgroup";
+	if (n->backend == IR_NET_BACKEND_CGROUP_NAMESPACE)
+		return "backend cgroup namespace";
 	if (n->backend == IR_NET_BACKEND_NAMESPACE)
 		return "backend namespace";
 	if (n->backend == IR_NET_BACKEND_BROKER)

@@ -359,8 +359,8 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 	int rc;
 
 	if (!modeless &&
-	    ((st->nwords != 2 &&
-	      (st->nwords != 4 || strcmp(st->words[2].text, "backend"))) ||
+	    ((st->nwords != 2 && ((st->nwords != 4 && st->nwords != 5) ||
+				  strcmp(st->words[2].text, "backend"))) ||
 	     st->cond || st->words[1].kind != AST_WORD)) {
 		diag_error(s->d, st->loc,
 			   s->in_fragment
@@ -368,7 +368,8 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 				 "policy's mode) or 'net none|filtered|host "
 				 "[{ ... }]'"
 			       : "expected 'net none|filtered|host [backend "
-				 "auto|cgroup|namespace|broker] [{ ... }]'");
+				 "auto|cgroup|namespace|broker|cgroup "
+				 "namespace] [{ ... }]'");
 		return;
 	}
 	if (modeless && !s->in_fragment) {
@@ -387,6 +388,17 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 				     net_modes, 3);
 			return;
 		}
+		if (st->nwords == 5 &&
+		    (strcmp(st->words[3].text, "cgroup") ||
+		     strcmp(st->words[4].text, "namespace"))) {
+			diag_error(s->d, st->words[3].loc,
+				   "a backend list is 'backend cgroup "
+				   "namespace' (the cgroup programs, else the "
+				   "network namespace); no other list");
+			return;
+		}
+		if (st->nwords == 5)
+			backend = IR_NET_BACKEND_CGROUP_NAMESPACE;
 		if (st->nwords == 4) {
 			for (backend = 0; backend < 4; backend++)
 				if (!strcmp(st->words[3].text,
@@ -397,12 +409,12 @@ void sema_net(struct sema *s, const struct ast_stmt *st)
 					     backends, 4);
 				return;
 			}
-			if (mode == IR_NET_HOST) {
-				diag_error(s->d, st->words[2].loc,
-					   "'net host' has no egress backend "
-					   "to choose");
-				return;
-			}
+		}
+		if (st->nwords >= 4 && mode == IR_NET_HOST) {
+			diag_error(s->d, st->words[2].loc,
+				   "'net host' has no egress backend to "
+				   "choose");
+			return;
 		}
 		/* The same mode from another file merges, rules and all; a
 		 * mode decided by a using file drops this statement with its

@@ -104,6 +104,7 @@ struct net_rt {
  * pointers are inside the artifact's buffer. */
 struct net_ebpf {
 	int present, forced;
+	int fallback; /* `backend cgroup namespace`: the namespace after */
 	const uint8_t *prog[POLBIN_EBPF_NPROG]; /* struct bpf_insn[] */
 	uint32_t ninsn[POLBIN_EBPF_NPROG];
 	const uint8_t *rules; /* nrules x (key, value) */

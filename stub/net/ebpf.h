@@ -27,11 +27,16 @@ struct ebpf_pin {
  * Parent, before the clone: the maps made (the section's rules and the
  * pins), frozen; the programs loaded and attached with BPF_F_ALLOW_MULTI
  * to the cgroup open at cgfd. No fd of a program or of the rules is kept;
- * the evidence map's (close-on-exec) is, for ebpf_each_blocked. Refuses
- * (die) on any failure.
+ * the evidence map's (close-on-exec) is, for ebpf_each_blocked. 0; on a
+ * failure ebpf_why() names the step ("load egress (...): EACCES"), and
+ * -1: nothing of ours is left attached to the cgroup or open (every
+ * program detached again, as BPF_PROG_QUERY says), so the box may fall
+ * back to another backend; or -2: that undo failed, or the helper died,
+ * and only removing the cgroup (the refusal) cleans up.
  */
-void ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
-		  uint32_t npins, int cgfd);
+int ebpf_install(const struct net_ebpf *s, const struct ebpf_pin *pins,
+		 uint32_t npins, int cgfd);
+const char *ebpf_why(void);
 
 /* After the box: fn on each destination the programs refused; the number
  * of them, or -1 (errno) when the map cannot be read. */

@@ -35,6 +35,7 @@
 #include "fallback.h"
 #include "observe/observe.h"
 #include "box/boxns.h"
+#include "box/trial.h"
 #include "landlock/landlock.h"
 #include "lib/kernel.h"
 #include "broker.h"
@@ -90,6 +91,7 @@ static struct {
 	const char *nobroker;  /* auto: why the broker could not be had */
 	const struct policy *p;
 	const char *fallback;	  /* why auto fell back to the namespace */
+	char listed_why[640];	  /* the list's: "cgroup: ..." */
 	int (*cgroup_open)(void); /* the box's cgroup v2, opened */
 	char *cg2[8];		  /* cgroup2 mount points, for the child */
 	int ncg2;
@@ -132,7 +134,28 @@ int net_tun_usable(void)
  * loopback instead of its own (a box's own server is unreachable, a bind
  * to a chosen port refused), which changes what a policy means, so it is
  * never taken unasked. A backend forced that cannot be had is a refusal.
+ * The list `backend cgroup namespace` takes the programs where they can
+ * be had and installed, else the namespace, and says why in the record
+ * (listed_fall_back); --net-backend still forces one backend.
  */
+static int listed(const struct net_spec *s)
+{
+	return s->ebpf.fallback && N.backend_arg == NET_BACKEND_AUTO;
+}
+
+/* `backend cgroup namespace`, where the cgroup backend cannot be had:
+ * the namespace next, as the policy lists it. */
+static void listed_fall_back(const char *why)
+{
+	snprintf(N.listed_why, sizeof(N.listed_why), "cgroup: %s", why);
+	N.fallback = N.listed_why;
+	N.cgroup = 0;
+	warning("net: the cgroup backend cannot be had (%s): the network "
+		"namespace enforces the egress, next in the policy's `backend "
+		"cgroup namespace`",
+		why);
+}
+
 static int want_cgroup(const struct net_spec *s)
 {
 	if (s->ebpf.forced && (N.backend_arg == NET_BACKEND_NAMESPACE ||
@@ -151,10 +174,16 @@ static int want_cgroup(const struct net_spec *s)
 			    "cgroup backend cannot hold)");
 		return 0;
 	}
-	if (!s->ebpf.forced && N.backend_arg != NET_BACKEND_CGROUP)
+	if (!s->ebpf.forced && !s->ebpf.fallback &&
+	    N.backend_arg != NET_BACKEND_CGROUP)
 		return 0;
 	if (ebpf_capable())
 		return 1;
+	if (listed(s)) {
+		listed_fall_back("no CAP_BPF and CAP_NET_ADMIN in the initial "
+				 "user namespace");
+		return 0;
+	}
 	die("net: the cgroup backend needs CAP_BPF and CAP_NET_ADMIN, "
 	    "which this process does not have (%s)",
 	    s->ebpf.forced ? "the policy says `backend cgroup`"
@@ -306,9 +335,10 @@ void net_plan(const struct policy *p, struct layer_state *l)
 			    "`backend broker`",
 			    N.backend_arg == NET_BACKEND_CGROUP ? "cgroup"
 								: "namespace");
-		if (s->ebpf.forced)
+		if (s->ebpf.forced || s->ebpf.fallback)
 			die("net: --net-backend broker, but the policy says "
-			    "`backend cgroup`");
+			    "`backend cgroup%s`",
+			    s->ebpf.fallback ? " namespace" : "");
 		plan_broker(p, p->broker_forced ? "the policy says `backend "
 						  "broker`"
 						: "--net-backend broker");
@@ -318,7 +348,7 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	/* auto, where no namespace can be had: the cgroup programs where
 	 * this process may attach them, else the broker */
 	if (!N.cgroup && N.backend_arg == NET_BACKEND_AUTO &&
-	    !net_namespace_usable(s)) {
+	    !s->ebpf.fallback && !net_namespace_usable(s)) {
 		if (s->ebpf.present && ebpf_capable() && landlock_abi() >= 6) {
 			N.cgroup = N.ladder = 1;
 			N.fallback = namespace_why(s);
@@ -340,6 +370,17 @@ void net_plan(const struct policy *p, struct layer_state *l)
 	/* Its abstract unix sockets would be the host's (X11's, a
 	 * container runtime's shim), which only Landlock's scope keeps from
 	 * the box (net_child_scope) */
+	if (landlock_abi() < 6 && listed(s)) {
+		char why[160];
+
+		snprintf(why, sizeof(why),
+			 "Landlock ABI %d, below the 6 that keeps the host's "
+			 "abstract unix sockets from the box",
+			 landlock_abi());
+		listed_fall_back(why);
+		plan_namespace(s);
+		return;
+	}
 	if (landlock_abi() < 6)
 		die("net: the cgroup backend leaves the box in the caller's "
 		    "network namespace, whose abstract unix sockets only "
@@ -366,6 +407,15 @@ void net_cgroup(int made, const char *why, int (*open_fd)(void))
 		die("net: the cgroup backend needs a cgroup v2 of the box's "
 		    "own, which polexec could not make: %s",
 		    why);
+	if (listed(N.spec)) {
+		char text[600];
+
+		snprintf(text, sizeof(text), "no cgroup v2 for the box: %s",
+			 why);
+		listed_fall_back(text);
+		plan_namespace(N.spec);
+		return;
+	}
 	N.cgroup = 0;
 	if (N.ladder) {
 		N.fallback = "no network namespace, no cgroup v2 for the box";
@@ -564,6 +614,18 @@ static void check_std_fds(const struct policy *p)
 	}
 }
 
+/* The namespace backend's table: the static rules, the pins. */
+static void nft_batch(void)
+{
+	uint32_t i;
+
+	nfnl_batch_begin(&N.batch);
+	nfnl_batch_add_static(&N.batch, N.spec->nft, N.spec->nft_len);
+	for (i = 0; i < N.spec->nruntime; i++)
+		batch_pins(i);
+	nfnl_batch_end(&N.batch);
+}
+
 void net_prepare(const struct policy *p, const struct vars *vars)
 {
 	const struct net_spec *s = &p->net;
@@ -580,13 +642,8 @@ void net_prepare(const struct policy *p, const struct vars *vars)
 		else
 			bind_var(&N.pin[i], &s->rt[i], vars);
 	}
-	if (s->mode == POLBIN_NET_FILTERED && !N.cgroup) {
-		nfnl_batch_begin(&N.batch);
-		nfnl_batch_add_static(&N.batch, s->nft, s->nft_len);
-		for (i = 0; i < s->nruntime; i++)
-			batch_pins(i);
-		nfnl_batch_end(&N.batch);
-	}
+	if (s->mode == POLBIN_NET_FILTERED && !N.cgroup)
+		nft_batch();
 	/* the broker without a mount namespace: no file of the box's own */
 	if (!N.broker || boxns_wanted(BOXNS_MOUNT))
 		hosts_files();
@@ -640,6 +697,16 @@ static void make_pair(void)
 
 static void cgroup2_mounts(void);
 
+static void start_namespace(void)
+{
+	if (!N.spec || !net_needs_pair(N.spec))
+		return;
+	make_pair();
+	relay_start();
+	if (net_needs_pasta(N.spec))
+		N.pasta_pid = pasta_start(net_pasta_path(), N.userfd, N.netfd);
+}
+
 /* The cgroup backend: every pinned address of each runtime entry, with
  * its protocol and ports, into the programs' rules. */
 static void start_cgroup(void)
@@ -647,7 +714,7 @@ static void start_cgroup(void)
 	const struct net_spec *s = N.spec;
 	struct ebpf_pin *pins;
 	uint32_t i, j, n = 0;
-	int cg;
+	int cg, rc;
 
 	cgroup2_mounts();
 	for (i = 0; i < s->nruntime; i++)
@@ -664,9 +731,22 @@ static void start_cgroup(void)
 	cg = N.cgroup_open ? N.cgroup_open() : -1;
 	if (cg < 0)
 		die_with_error("net: cgroup backend: open the box's cgroup");
-	ebpf_install(&s->ebpf, pins, n, cg);
+	rc = ebpf_install(&s->ebpf, pins, n, cg);
 	close(cg);
 	free(pins);
+	if (rc == 0)
+		return;
+	/* the programs undone (-1): the namespace, where the list names it;
+	 * else (or when the undo failed) the refusal removes the cgroup */
+	if (rc != -1 || !listed(s))
+		die("net: cgroup backend: %s", ebpf_why());
+	listed_fall_back(ebpf_why());
+	plan_namespace(s);
+	if (boxns_wanted(BOXNS_NET))
+		trial_net_or_die(boxns_wanted(BOXNS_USER));
+	if (s->mode == POLBIN_NET_FILTERED)
+		nft_batch();
+	start_namespace();
 }
 
 void net_start(void)
@@ -677,12 +757,7 @@ void net_start(void)
 		start_cgroup();
 		return;
 	}
-	if (!N.spec || !net_needs_pair(N.spec))
-		return;
-	make_pair();
-	relay_start();
-	if (net_needs_pasta(N.spec))
-		N.pasta_pid = pasta_start(net_pasta_path(), N.userfd, N.netfd);
+	start_namespace();
 }
 
 /*

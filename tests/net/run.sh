@@ -1498,6 +1498,135 @@ t_backend_forced() {
 			'artifact has no cgroup programs'
 }
 
+# `backend cgroup namespace` (list.pol), in every pass with polexec's own
+# choice (no --net-backend): the cgroup programs where they can be had and
+# installed, else the namespace, which then really holds the box (h1:8080
+# reached, h1:80 blocked, a bind to a chosen port allowed: no program of
+# the cgroup backend is left on the box's cgroup, whose bind4 refuses it),
+# and the record names the cause. As root: an install that fails at a load
+# (bpffail 5) falls back, and refuses under `backend cgroup` and under
+# --net-backend cgroup; one that fails at a later program, after others
+# were attached (too few fds: EMFILE; list-lo.pol), falls back with every
+# program detached again (the bind allowed, the unlisted port blocked). As
+# uid 65534 (no CAP_BPF): the namespace, and why.
+bind_probe="import socket
+s = socket.socket()
+try:
+    s.bind(('127.0.0.1', $LO_OK + 7)); print('bind: ok')
+except OSError as e:
+    print('bind: errno', e.errno)"
+
+# list_box: the probes in a list.polbin box, polexec's choice: OUT, ERR,
+# RC; a refusal is a failure (said).
+list_box() {
+	rm -f "$T/rec.json"
+	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" --record "$T/rec.json" \
+		"$ART/list.polbin" -- /bin/sh -c "
+		'$BIN/netprobe' tcp $H1 8080; '$BIN/netprobe' tcp $H1 80
+		/usr/bin/python3 -c \"$bind_probe\"" \
+		>"$T/stdout" 2>"$T/stderr" </dev/null
+	RC=$?
+	OUT=$(cat "$T/stdout")
+	ERR=$(cat "$T/stderr")
+	[ "$RC" -ne 125 ] && [ "$RC" -ne 124 ] && [ "$RC" -ne 137 ] &&
+		return 0
+	say "    FAIL: polexec did not run the box (exit $RC): $ERR"
+	return 1
+}
+
+list_held_by_namespace() {
+	reached "$1: h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "$1: h1:80" "tcp $H1 80" &&
+		expect "$1: a bind to a chosen port" "$(res bind)" ok &&
+		expect "$1: record: egress" "$(rec .layers.net.egress)" \
+			nft+pasta &&
+		expect_in_blocked "$H1:80/tcp"
+}
+
+t_backend_list() {
+	NET_BACKEND=
+	if ! is_root; then
+		list_box || return 1
+		list_held_by_namespace "uid $(id -u)" &&
+			expect_match "record: why" \
+				"$(rec .layers.net.backend_fallback)" \
+				'^cgroup: no CAP_BPF and CAP_NET_ADMIN' &&
+			expect_match "warns" "$ERR" 'the network namespace enforces' ||
+			return 1
+		"$POLEXEC" --doctor "$ART/list.polbin" >"$T/doctor" 2>&1
+		expect "doctor: exit" "$?" 0 &&
+			expect_match "doctor: the namespace, next" \
+				"$(grep 'net backend' "$T/doctor")" \
+				'found +the network namespace, next in the policy.s .backend cgroup namespace. .the cgroup programs need CAP_BPF'
+		return
+	fi
+	"$POLEXEC" --doctor "$ART/list.polbin" >"$T/doctor" 2>&1
+	expect "doctor: exit" "$?" 0 &&
+		expect_match "doctor: the programs first" \
+			"$(grep 'net backend' "$T/doctor")" \
+			'found +cgroup eBPF programs .* first in the policy.s .backend cgroup namespace.' ||
+		return 1
+	# twin: installed, the programs hold (and refuse the bind)
+	list_box || return 1
+	reached "cgroup: h1:8080" "tcp $H1 8080" "h1:8080/tcp" &&
+		blocked "cgroup: h1:80" "tcp $H1 80" &&
+		expect "cgroup: the bind refused" "$(res bind)" "errno 1" &&
+		expect "cgroup: record: egress" "$(rec .layers.net.egress)" \
+			cgroup-ebpf &&
+		expect "cgroup: record: no fallback" \
+			"$(rec .layers.net.backend_fallback)" null || return 1
+	printf '#!/bin/sh\nexec "%s/bpffail" 5 "$@"\n' "$BIN" >"$T/wrap"
+	chmod +x "$T/wrap"
+	WRAP=$T/wrap
+	list_box || return 1
+	list_held_by_namespace "load fails" &&
+		expect_match "load fails: record: why" \
+			"$(rec .layers.net.backend_fallback)" \
+			'^cgroup: load sock_create.*: Permission denied$' || return 1
+	refusal "$ART/cgroup.polbin" &&
+		expect_match "backend cgroup: refused" "$ERR" \
+			'net: cgroup backend: load sock_create.*Permission denied' ||
+		return 1
+	refusal --net-backend=cgroup "$ART/list.polbin" &&
+		expect_match "--net-backend cgroup: refused" "$ERR" \
+			'net: cgroup backend: load sock_create.*Permission denied' ||
+		return 1
+	# too few fds: a later program fails after others were attached
+	# (list-lo.pol: the namespace's relay, no pasta to starve)
+	late=0
+	for k in 10 11 12 13 14 15 16 17 18; do
+		printf '#!/bin/sh\nulimit -n %s && exec "$@"\n' "$k" >"$T/wrap"
+		chmod +x "$T/wrap"
+		WRAP=$T/wrap
+		rm -f "$T/rec.json"
+		timeout -k 5 "$BOX_SECS" "$T/wrap" "$POLEXEC" \
+			--record "$T/rec.json" "$ART/list-lo.polbin" -- \
+			/bin/sh -c "'$BIN/netprobe' tcp 127.0.0.1 $LO_OK
+			'$BIN/netprobe' tcp 127.0.0.1 $LO_NO
+			/usr/bin/python3 -c \"$bind_probe\"" \
+			>"$T/stdout" 2>"$T/stderr" </dev/null || continue
+		OUT=$(cat "$T/stdout")
+		why=$(rec .layers.net.backend_fallback)
+		case $why in
+		"cgroup: load sock_create"*) continue ;;
+		"cgroup: load "*"No file descriptors available") ;;
+		*) continue ;;
+		esac
+		late=$((late + 1))
+		# (the listed port's relay may itself be short of fds here:
+		# the bpffail box above reached its listed destination)
+		blocked "fds $k: unlisted port" "tcp 127.0.0.1 $LO_NO" &&
+			expect "fds $k: a bind to a chosen port" "$(res bind)" \
+				ok &&
+			expect "fds $k: record: egress" \
+				"$(rec .layers.net.egress)" \
+				"loopback ports via polexec" || return 1
+	done
+	WRAP=
+	expect "a later program's load failed, and fell back" \
+		"$([ $late -gt 0 ] && echo yes)" yes
+}
+
 # A socket of the caller's network on the box's stdin is a way around any
 # backend (it belongs to neither the box's namespace nor its cgroup):
 # refused. Twin: a Unix socket there runs.
@@ -1579,6 +1708,7 @@ t_filtered_loopback_port
 t_no_pasta_left_behind
 t_unprivileged_needs_tun
 t_backend_forced
+t_backend_list
 t_outside_socket_refused
 t_filtered_tfo_connect_mptcp
 t_filtered_pinned_name_in_cidr

@@ -124,7 +124,38 @@ static void test_validation(void **state)
 	memcpy(m, s, len);
 	m[4] |= POLBIN_EBPF_F_FORCED;
 	assert_int_not_equal(ebpf_validate(p, m, len, err, sizeof(err)), 0);
+	/* the list's fallback flag, without the policy's list */
+	memcpy(m, s, len);
+	m[4] |= POLBIN_EBPF_F_FALLBACK;
+	assert_int_not_equal(ebpf_validate(p, m, len, err, sizeof(err)), 0);
 	free(m);
+	free(s);
+	ir_policy_destroy(&p);
+}
+
+/* `backend cgroup namespace`: the section says FALLBACK (never FORCED),
+ * validated; without the flag, or forced, a mismatch. */
+static void test_list_flag(void **state)
+{
+	struct ir_policy *p =
+	    compile("policy \"l\" {\n"
+		    "  net filtered backend cgroup namespace {\n"
+		    "    allow 10.0.0.0/8:443\n"
+		    "  }\n"
+		    "}\n");
+	size_t len;
+	uint8_t *s = build(p, &len);
+	uint32_t flags;
+	char err[256];
+
+	(void)state;
+	memcpy(&flags, s + 4, 4);
+	assert_int_equal(flags, POLBIN_EBPF_F_FALLBACK);
+	assert_int_equal(ebpf_validate(p, s, len, err, sizeof(err)), 0);
+	s[4] = 0;
+	assert_int_not_equal(ebpf_validate(p, s, len, err, sizeof(err)), 0);
+	s[4] = POLBIN_EBPF_F_FORCED;
+	assert_int_not_equal(ebpf_validate(p, s, len, err, sizeof(err)), 0);
 	free(s);
 	ir_policy_destroy(&p);
 }
@@ -385,6 +416,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_validation),
+	    cmocka_unit_test(test_list_flag),
 	    cmocka_unit_test(test_programs_model),
 	};
 
