@@ -59,7 +59,8 @@ if [ "$pol" = filtered ] &&
 		$bp race 127.0.0.1 $PORT 127.0.0.1 $U 2000
 		$bp dupswap 127.0.0.1 $U 200
 		$bp unspec 127.0.0.1 $PORT 127.0.0.1 $U
-		$bp tfommsg 127.0.0.1 $U" >"$o/broker.txt" 2>"$o/broker.err"
+		$bp tfommsg 127.0.0.1 $U
+		$bp tfommsg 127.0.0.1 $PORT" >"$o/broker.txt" 2>"$o/broker.err"
 	echo $? >"$o/broker.rc"
 	wc -l <"$o/unlisted.log" >"$o/unlisted.box"
 	/work/brokerprobe unspec 127.0.0.1 $PORT 127.0.0.1 $U \
