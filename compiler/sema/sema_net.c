@@ -210,6 +210,44 @@ static void net_add(struct sema *s, struct ir_net_entry *e, struct loc loc)
 	s->nnet++;
 }
 
+/* Every address of e a loopback one (as the egress backends judge it:
+ * 127.0.0.0/8, 0.0.0.0, ::1, ::, and IPv4-mapped 127.0.0.0/8). */
+static int all_loopback(const struct ir_net_entry *e)
+{
+	static const uint8_t zero[16], v6lo[16] = {[15] = 1},
+				       mapped[12] = {[10] = 0xff, [11] = 0xff};
+
+	if (e->kind == IR_ADDR_V4)
+		return (e->prefix >= 8 && e->addr[0] == 127) ||
+		       (e->prefix == 32 && !memcmp(e->addr, zero, 4));
+	if (e->kind == IR_ADDR_V6)
+		return (e->prefix == 128 && (!memcmp(e->addr, v6lo, 16) ||
+					     !memcmp(e->addr, zero, 16))) ||
+		       (e->prefix >= 104 && !memcmp(e->addr, mapped, 12) &&
+			e->addr[12] == 127);
+	return 0;
+}
+
+/*
+ * An allow of a loopback address reaches nothing under any backend: the
+ * namespace gives the box a loopback of its own, and the cgroup programs
+ * and the broker let a box reach the host's loopback only at `loopback`
+ * ports. Valid (a deny-free no-op), so a warning, not an error: a
+ * resolver on the host's loopback (systemd-resolved's 127.0.0.53) is the
+ * case users meet.
+ */
+static void lint_loopback_allow(struct sema *s, const struct ast_word *w)
+{
+	diag_warning(s->d, w->loc,
+		     "'%s' is a loopback address: an allow never reaches it "
+		     "(the namespace backend gives the box a loopback of its "
+		     "own; the cgroup programs and the broker reach the "
+		     "host's loopback only at 'loopback' ports, TCP); write "
+		     "'loopback PORT' for a host service on loopback, or list "
+		     "the resolver behind a loopback stub (127.0.0.53)",
+		     w->text);
+}
+
 /* allow|deny ENTRY... [tcp] [udp] */
 static void net_entry_stmt(struct sema *s, const struct ast_stmt *st,
 			   uint8_t verdict)
@@ -242,6 +280,8 @@ static void net_entry_stmt(struct sema *s, const struct ast_stmt *st,
 		entries++;
 		if (parse_entry(s, w, &e, verdict == IR_NET_ALLOW))
 			continue;
+		if (verdict == IR_NET_ALLOW && all_loopback(&e))
+			lint_loopback_allow(s, w);
 		e.verdict = verdict;
 		if (tcp) {
 			struct ir_net_entry t = e;

@@ -428,6 +428,40 @@ static void test_loopback_port_warning(void **state)
 	}
 }
 
+/* An allow of a loopback address: one warning; a deny, a wider range or
+ * another address: none. */
+static void test_loopback_allow_warning(void **state)
+{
+	static const struct {
+		const char *entry;
+		size_t warns;
+	} cases[] = {
+	    {"allow 127.0.0.53:53 udp", 1},
+	    {"allow 127.0.0.1:8080", 1},
+	    {"allow 127.0.0.0/8", 1},
+	    {"allow 0.0.0.0:80", 1},
+	    {"allow [::1]:53 udp", 1},
+	    {"allow [::]:80", 1},
+	    {"allow [::ffff:127.0.0.1]:80", 1},
+	    {"allow 10.0.0.2:53 udp", 0},
+	    {"allow 0.0.0.0/0:443", 0},
+	    {"allow 126.0.0.0/7", 0},
+	    {"allow [::2]:80", 0},
+	    {"deny 127.0.0.1", 0},
+	    {"allow example.com:443", 0},
+	};
+	size_t i, with;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		warnings_of("policy \"p\" { net filtered { ", cases[i].entry,
+			    " } }", "is a loopback address", &with);
+		if (with != cases[i].warns)
+			fail_msg("'%s': %zu warnings, want %zu", cases[i].entry,
+				 with, cases[i].warns);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +474,7 @@ int main(void)
 	    cmocka_unit_test(test_within_file),
 	    cmocka_unit_test(test_companion_warnings),
 	    cmocka_unit_test(test_loopback_port_warning),
+	    cmocka_unit_test(test_loopback_allow_warning),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
