@@ -216,7 +216,7 @@ box_stderr() {
 	fi
 }
 
-# --- boxes and probes (tests/net/run.sh, tests/broker/run.sh) --------------
+# --- boxes and probes (tests/net, tests/broker; box_ran, rec: tests/real) ---
 # They use BIN, POLEXEC, T (the test's scratch folder) and BOX_SECS. PEXEC
 # (default $POLEXEC) is the polexec to run, WRAP a command to run it under
 # (both may be set for one call: PEXEC=... boxsh ...); box_opts prints
@@ -235,7 +235,14 @@ boxsh() {
 	# shellcheck disable=SC2046,SC2086
 	timeout -k 5 "$BOX_SECS" ${WRAP:-} "${PEXEC:-$POLEXEC}" $(box_opts) \
 		--record "$T/rec.json" "$@" >"$T/stdout" 2>"$T/stderr" </dev/null
-	RC=$?
+	box_ran $?
+}
+
+# box_ran STATUS: a box run under timeout(1) ended with STATUS, its
+# output in $T/stdout and $T/stderr: RC, OUT, ERR; returns 1 (and says
+# so) when polexec was killed or refused, as boxsh.
+box_ran() {
+	RC=$1
 	OUT=$(cat "$T/stdout")
 	ERR=$(cat "$T/stderr")
 	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
