@@ -33,43 +33,16 @@ CONNECTS=${CONNECTS:-2000}
 UDP_N=${UDP_N:-2000}
 PROBE=$B/tests/broker/brokerprobe
 
-if [ -z "${BENCH_BROKER_OUTER:-}" ]; then
-	[ "$(id -u)" = 0 ] || {
-		echo "bench: broker.sh needs root" >&2
-		exit 2
-	}
-	BENCH_BROKER_OUTER=1 exec unshare --net --mount --propagation private \
-		sh "$0" "$@"
-fi
-
+bench_outer broker "$@"
 bench_veth
-
-W=$(mktemp -d /tmp/polc-bench-broker.XXXXXX)
-SRV=
-trap 'kill $SRV 2>/dev/null; rm -rf "$W"' EXIT
-mkdir -p "$OUT" "$W/www" "$W/run"
-i=0
-while [ $i -lt 200 ]; do
-	echo "page $i" >"$W/www/p$i.txt"
-	i=$((i + 1))
-done
-truncate -s "$BULK" "$W/www/big"
 PORT=39311
 LPORT=39312
-(cd "$W/www" && exec python3 -m http.server --bind 127.0.0.1 $PORT \
-	>/dev/null 2>&1) &
-SRV=$!
+bench_web broker 200 "$BULK" $PORT
 # connect latency: a C acceptor with a deep backlog (http.server's is 5)
 "$PROBE" logserve 127.0.0.1 $LPORT 600 "$W/accepts.log" >"$W/lserve.out" &
 SRV="$SRV $!"
-i=0
-until curl -s -o /dev/null "http://127.0.0.1:$PORT/p0.txt"; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || { echo "bench: the web server did not start" >&2; exit 1; }
-	sleep 0.1
-done
 
-cat >"$W/filtered.pol" <<EOF
+bench_policy filtered <<EOF
 policy "bench-broker" {
   net filtered {
     allow 10.77.1.2:443
@@ -77,16 +50,14 @@ policy "bench-broker" {
   }
 }
 EOF
-"$POLC" build "$W/filtered.pol" -o "$W/filtered.polbin" 2>/dev/null
 UPORT=39313
-cat >"$W/udp.pol" <<EOF
+bench_policy udp <<EOF
 policy "bench-broker-udp" {
   net filtered backend broker {
     allow 10.77.1.1:$UPORT udp
   }
 }
 EOF
-"$POLC" build "$W/udp.pol" -o "$W/udp.polbin" 2>/dev/null
 "$B/tests/net/netserve" 10.77.1.1 600 bench "udp:$UPORT" >"$W/userve.out" 2>&1 &
 SRV="$SRV $!"
 i=0
@@ -124,8 +95,6 @@ hyperfine --style basic --warmup 1 --runs "$BULK_RUNS" \
 	-n bare "$GET" -n broker "$BR $GET" -n namespace "$NS $GET" \
 	>/dev/null
 
-ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 {
 	echo "connect, median of $CONNECTS in one box (us; x bare):"
 	for n in bare:$LAT_BARE broker:$LAT_BR namespace:$LAT_NS; do

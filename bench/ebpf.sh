@@ -35,40 +35,13 @@ bench_setup 100 hyperfine jq pasta unshare ip curl python3
 CURL_RUNS=${CURL_RUNS:-20}
 BULK_RUNS=${BULK_RUNS:-5}
 
-if [ -z "${BENCH_EBPF_OUTER:-}" ]; then
-	[ "$(id -u)" = 0 ] || {
-		echo "bench: ebpf.sh needs root" >&2
-		exit 2
-	}
-	BENCH_EBPF_OUTER=1 exec unshare --net --mount --propagation private \
-		sh "$0" "$@"
-fi
-
+bench_outer ebpf "$@"
 bench_veth
-
-W=$(mktemp -d /tmp/polc-bench-ebpf.XXXXXX)
-SRV=
-trap 'kill $SRV 2>/dev/null; umount "$W/run" 2>/dev/null; rm -rf "$W"' EXIT
-mkdir -p "$OUT" "$W/www" "$W/run"
-mount -t tmpfs -o size=16m tmpfs "$W/run"
-i=0
-while [ $i -lt 400 ]; do
-	echo "page $i" >"$W/www/p$i.txt"
-	i=$((i + 1))
-done
-truncate -s 1G "$W/www/big"
 PORT=39301
-(cd "$W/www" && exec python3 -m http.server --bind 127.0.0.1 $PORT \
-	>/dev/null 2>&1) &
-SRV=$!
-i=0
-until curl -s -o /dev/null "http://127.0.0.1:$PORT/p0.txt"; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || { echo "bench: the web server did not start" >&2; exit 1; }
-	sleep 0.1
-done
+bench_web ebpf 400 1G $PORT
+mount -t tmpfs -o size=16m tmpfs "$W/run"
 
-cat >"$W/filtered.pol" <<EOF
+bench_policy filtered <<EOF
 policy "bench-ebpf-filtered" {
   net filtered {
     allow 10.77.1.2:443
@@ -79,13 +52,11 @@ policy "bench-ebpf-filtered" {
   }
 }
 EOF
-cat >"$W/none.pol" <<'EOF'
+bench_policy none <<'EOF'
 policy "bench-ebpf-none" {
   net none
 }
 EOF
-"$POLC" build "$W/filtered.pol" -o "$W/filtered.polbin" 2>/dev/null
-"$POLC" build "$W/none.pol" -o "$W/none.polbin" 2>/dev/null
 
 CG="$POLEXEC --net-backend=cgroup $W/filtered.polbin --"
 NS="$POLEXEC --net-backend=namespace $W/filtered.polbin --"
@@ -135,7 +106,6 @@ hyperfine --style basic --warmup 1 --runs "$BULK_RUNS" \
 	-n bare "$BULK" -n cgroup "$CG $BULK" -n namespace "$NS $BULK" \
 	>/dev/null
 
-ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END {
 	printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # curl_median NAME: its median in ms; curl_ratio NAME: the median of
@@ -165,7 +135,6 @@ conn_ratio() {
 			if (b > 0) print (t[i, n, 400] - t[i, n, 200]) / b } }' \
 		"$OUT/ebpf-curl.txt" | median
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 {
 	echo "start of a box, median of $RUNS (ms):"
 	for n in true none cgroup namespace; do

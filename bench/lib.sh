@@ -50,3 +50,65 @@ peak_kib() {
 	/usr/bin/time -v "$@" 2>&1 >/dev/null |
 		sed -n 's/.*Maximum resident set size (kbytes): //p'
 }
+
+# bench_outer NAME ARGS...: re-executes the calling script ($0 ARGS, as
+# root) in a throwaway network and mount namespace, and exits with it;
+# there (BENCH_OUTER=NAME) it returns, for bench_veth to make the only
+# way out.
+bench_outer() {
+	[ "${BENCH_OUTER:-}" = "$1" ] && return 0
+	[ "$(id -u)" = 0 ] || {
+		echo "bench: $1.sh needs root" >&2
+		exit 2
+	}
+	bo_name=$1
+	shift
+	BENCH_OUTER=$bo_name exec unshare --net --mount --propagation private \
+		sh "$0" "$@"
+}
+
+# bench_web NAME PAGES SIZE PORT: W, a scratch folder removed at exit,
+# with run/ (empty; a tmpfs mounted there is unmounted at exit) and www/:
+# PAGES pages p0.txt, p1.txt, ... and big, a file of SIZE (truncate -s);
+# a web server (python3 http.server) on 127.0.0.1:PORT serving www/, its
+# pid in SRV, where the bench adds its other servers' (killed at exit).
+# The bench stops when the server does not answer within 5 s.
+bench_web() {
+	W=$(mktemp -d "/tmp/polc-bench-$1.XXXXXX")
+	SRV=
+	trap bench_web_cleanup EXIT
+	mkdir -p "$OUT" "$W/www" "$W/run"
+	i=0
+	while [ $i -lt "$2" ]; do
+		echo "page $i" >"$W/www/p$i.txt"
+		i=$((i + 1))
+	done
+	truncate -s "$3" "$W/www/big"
+	(cd "$W/www" && exec python3 -m http.server --bind 127.0.0.1 "$4" \
+		>/dev/null 2>&1) &
+	SRV=$!
+	i=0
+	until curl -s -o /dev/null "http://127.0.0.1:$4/p0.txt"; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { echo "bench: the web server did not start" >&2; exit 1; }
+		sleep 0.1
+	done
+}
+
+bench_web_cleanup() {
+	# shellcheck disable=SC2086
+	kill $SRV 2>/dev/null || :
+	! mountpoint -q "$W/run" || umount "$W/run" || :
+	rm -rf "$W"
+}
+
+# bench_policy NAME: the policy on stdin, in $W/NAME.pol, compiled into
+# $W/NAME.polbin.
+bench_policy() {
+	cat >"$W/$1.pol" &&
+		"$POLC" build "$W/$1.pol" -o "$W/$1.polbin" 2>/dev/null
+}
+
+# ms SECONDS: in milliseconds, two decimals; ratio A B: A / B, three.
+ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }

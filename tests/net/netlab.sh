@@ -216,6 +216,126 @@ box_stderr() {
 	fi
 }
 
+# --- boxes and probes (tests/net, tests/broker; box_ran, rec: tests/real) ---
+# They use BIN, POLEXEC, T (the test's scratch folder) and BOX_SECS. PEXEC
+# (default $POLEXEC) is the polexec to run, WRAP a command to run it under
+# (both may be set for one call: PEXEC=... boxsh ...); box_opts prints
+# polexec options every box gets (none here: a suite may redefine it).
+
+box_opts() { :; }
+
+# boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a box, with a
+# run record in $T/rec.json: OUT, ERR, RC. Returns 1 (and says so) when
+# polexec refused (exit 125): the probes never ran, which is not the same
+# as a probe that failed; or when it did not end within BOX_SECS, after
+# which timeout(1) kills it.
+boxsh() {
+	# into files, not a pipe: a process left behind holding the box's
+	# stdout must not hang the suite
+	# shellcheck disable=SC2046,SC2086
+	timeout -k 5 "$BOX_SECS" ${WRAP:-} "${PEXEC:-$POLEXEC}" $(box_opts) \
+		--record "$T/rec.json" "$@" >"$T/stdout" 2>"$T/stderr" </dev/null
+	box_ran $?
+}
+
+# box_ran STATUS: a box run under timeout(1) ended with STATUS, its
+# output in $T/stdout and $T/stderr: RC, OUT, ERR; returns 1 (and says
+# so) when polexec was killed or refused, as boxsh.
+box_ran() {
+	RC=$1
+	OUT=$(cat "$T/stdout")
+	ERR=$(cat "$T/stderr")
+	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+		say "    FAIL: polexec did not end within $BOX_SECS s (killed)"
+		return 1
+	fi
+	if [ "$RC" -eq 125 ]; then
+		say "    FAIL: polexec refused (exit 125), the probes never ran:"
+		printf '%s\n' "$ERR" | sed 's/^/      /'
+		return 1
+	fi
+	return 0
+}
+
+# boxp [POLEXEC OPTIONS...] ARTIFACT -- PROBE...: each PROBE is a string
+# of netprobe arguments ("tcp 10.77.1.2 8080"), or of brokerprobe's after
+# "b " ("b race ..."; "n ..." is netprobe's too); all run in one box, one
+# after another. Each prints "PROBE: RESULT" (PROBE without the "b "/"n ");
+# read them with res.
+boxp() {
+	nopt=0
+	for a in "$@"; do
+		[ "$a" = -- ] && break
+		nopt=$((nopt + 1))
+	done
+	script=
+	i=0
+	for a in "$@"; do
+		i=$((i + 1))
+		[ $i -gt $((nopt + 1)) ] || continue
+		case $a in
+		"b "*) script="$script '$BIN/brokerprobe' ${a#b };" ;;
+		"n "*) script="$script '$BIN/netprobe' ${a#n };" ;;
+		*) script="$script '$BIN/netprobe' $a;" ;;
+		esac
+	done
+	# keep the options and the artifact: append them, drop the originals
+	i=0
+	for a in "$@"; do
+		[ $i -lt $nopt ] && set -- "$@" "$a"
+		i=$((i + 1))
+	done
+	shift $i
+	boxsh "$@" -- /bin/sh -c "$script"
+}
+
+# res PROBE [TEXT]: the result of PROBE in TEXT (default $OUT), the text
+# after "PROBE: "; empty when the probe printed nothing.
+res() {
+	printf '%s\n' "${2-$OUT}" |
+		awk -v l="$1: " 'index($0, l) == 1 { print substr($0, length(l) + 1); exit }'
+}
+
+# outside PROBE: netprobe's result run here, outside any box.
+outside() {
+	res "$*" "$("$BIN/netprobe" "$@")"
+}
+
+# reached DESC PROBE TOKEN: PROBE printed the server's TOKEN.
+reached() {
+	expect "$1 ($2)" "$(res "$2")" "$3"
+}
+
+# blocked DESC PROBE: PROBE failed with an errno (a refused or dropped
+# connection, a timeout), and printed no server token: its result
+# matches BLOCKED_ERE (default: also "resolve failed").
+blocked() {
+	expect_match "$1 ($2)" "$(res "$2")" \
+		"${BLOCKED_ERE:-^(errno=E[A-Z0-9]+|timeout|resolve failed)}"
+}
+
+# rec FILTER: jq -r FILTER over the run record.
+rec() {
+	jq -r "$1" "$T/rec.json" 2>/dev/null
+}
+
+# record_blocked: the record's blocked destinations, one a line, sorted.
+record_blocked() {
+	rec '.layers.net.blocked[]?' | sort
+}
+
+# expect_in_blocked DEST...: each DEST ("ADDR:PORT/PROTO") is in the list.
+expect_in_blocked() {
+	list=$(record_blocked)
+	for d in "$@"; do
+		printf '%s\n' "$list" | grep -Fxq -- "$d" || {
+			say "    FAIL: record: $d is not among the blocked:" \
+				"[$(printf '%s' "$list" | tr '\n' ' ')]"
+			return 1
+		}
+	done
+}
+
 # start_dns HOLDER ADDR ADDR6 RECORD...: a DNS server (dnsmasq, Debian
 # package dnsmasq-base) in a test host's namespace, on ADDR:53 and
 # [ADDR6]:53, answering from its command line alone: no configuration

@@ -54,8 +54,6 @@ WHO_RUNS="uid $(id -u)"
 . "$HERE/../net/netlab.sh"
 suite_paths
 
-is_root() { [ "$(id -u)" = 0 ]; }
-
 # nb: polexec's option forcing the egress backend of this pass
 # (NET_BACKEND: namespace, then cgroup, in the root pass; unset, so auto,
 # in the uid 65534 pass, which may not attach programs).
@@ -70,89 +68,9 @@ filtered_egress() {
 	esac
 }
 
-# boxsh [POLEXEC OPTIONS...] ARTIFACT -- CMD...: runs CMD in a
-# box, with a run record in $T/rec.json: OUT, ERR, RC. Returns 1 (and says
-# so) when polexec refused (exit 125): the probes never ran, which is not
-# the same as a probe that failed; or when it did not end within BOX_SECS
-# (NET_BOX_SECS, default 60), after which timeout(1) kills it.
-boxsh() {
-	# into files, not a pipe: a process left behind holding the box's
-	# stdout must not hang the suite
-	# shellcheck disable=SC2086
-	timeout -k 5 "$BOX_SECS" ${WRAP:-} "$POLEXEC" $(nb) --record "$T/rec.json" \
-		"$@" >"$T/stdout" 2>"$T/stderr" </dev/null
-	RC=$?
-	OUT=$(cat "$T/stdout")
-	ERR=$(cat "$T/stderr")
-	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
-		say "    FAIL: polexec did not end within $BOX_SECS s (killed)"
-		return 1
-	fi
-	if [ "$RC" -eq 125 ]; then
-		say "    FAIL: polexec refused (exit 125), the probes never ran:"
-		printf '%s\n' "$ERR" | sed 's/^/      /'
-		return 1
-	fi
-	return 0
-}
-
-# boxp [POLEXEC OPTIONS...] ARTIFACT -- PROBE...: each PROBE is a string
-# of netprobe arguments ("tcp 10.77.1.2 8080"); all run in one box, one
-# after another. Each prints "PROBE: RESULT"; read them with res.
-boxp() {
-	nopt=0
-	for a in "$@"; do
-		[ "$a" = -- ] && break
-		nopt=$((nopt + 1))
-	done
-	script=
-	i=0
-	for a in "$@"; do
-		i=$((i + 1))
-		[ $i -gt $((nopt + 1)) ] && script="$script '$BIN/netprobe' $a;"
-	done
-	# keep the options and the artifact: append them, drop the originals
-	i=0
-	for a in "$@"; do
-		[ $i -lt $nopt ] && set -- "$@" "$a"
-		i=$((i + 1))
-	done
-	shift $i
-	boxsh "$@" -- /bin/sh -c "$script"
-}
-
-# res PROBE [TEXT]: the result of PROBE in TEXT (default $OUT), the text
-# after "PROBE: "; empty when the probe printed nothing.
-res() {
-	printf '%s\n' "${2-$OUT}" |
-		awk -v l="$1: " 'index($0, l) == 1 { print substr($0, length(l) + 1); exit }'
-}
-
-# outside PROBE: the probe's result run here, outside any box.
-outside() {
-	res "$*" "$("$BIN/netprobe" "$@")"
-}
-
-# reached DESC PROBE TOKEN: PROBE printed the server's TOKEN.
-reached() {
-	expect "$1 ($2)" "$(res "$2")" "$3"
-}
-
-# blocked DESC PROBE: PROBE failed with an errno (a refused or dropped
-# connection, a timeout), and printed no server token.
-blocked() {
-	expect_match "$1 ($2)" "$(res "$2")" '^(errno=E[A-Z0-9]+|timeout|resolve failed)'
-}
-
-# rec FILTER: jq -r FILTER over the run record.
-rec() {
-	jq -r "$1" "$T/rec.json" 2>/dev/null
-}
-
-# record_blocked: the record's blocked destinations, one a line, sorted.
-record_blocked() {
-	rec '.layers.net.blocked[]?' | sort
-}
+# boxsh, boxp, res, outside, reached, blocked, rec, record_blocked,
+# expect_in_blocked: netlab.sh; every box gets this pass's backend.
+box_opts() { nb; }
 
 # expect_filtered_record: the record says net filtered through nft+pasta
 # (cgroup-ebpf in the cgroup pass).
@@ -165,18 +83,6 @@ expect_filtered_record() {
 			"$(filtered_egress)" &&
 		expect "record: blocked is a list" \
 			"$(rec '.layers.net.blocked | type')" array
-}
-
-# expect_in_blocked DEST...: each DEST ("ADDR:PORT/PROTO") is in the list.
-expect_in_blocked() {
-	list=$(record_blocked)
-	for d in "$@"; do
-		printf '%s\n' "$list" | grep -Fxq -- "$d" || {
-			say "    FAIL: record: $d is not among the blocked:" \
-				"[$(printf '%s' "$list" | tr '\n' ' ')]"
-			return 1
-		}
-	done
 }
 
 expect_not_in_blocked() {

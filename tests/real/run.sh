@@ -40,8 +40,8 @@ failures=
 WHO_RUNS="uid $(id -u)"
 
 # expect..., in_scratch, records_check: tests/lib.sh; the laboratory,
-# the copy for the uid 65534 pass and box_stderr: tests/net/netlab.sh
-# (both copied beside bin/run.sh for that pass)
+# the copy for the uid 65534 pass, box_stderr, box_ran and rec:
+# tests/net/netlab.sh (both copied beside bin/run.sh for that pass)
 . "$HERE/../lib.sh"
 # shellcheck source=../net/netlab.sh
 . "$HERE/../net/netlab.sh"
@@ -79,22 +79,8 @@ rbox() {
 		--net-backend=namespace \
 		--record "$T/rec.json" --var WORKSPACE="$T/ws" $rb_opts \
 		"$rb_art" -- "$@") >"$T/stdout" 2>"$T/stderr" </dev/null
-	RC=$?
-	OUT=$(cat "$T/stdout")
-	ERR=$(cat "$T/stderr")
-	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
-		say "    FAIL: polexec did not end within $BOX_SECS s (killed)"
-		return 1
-	fi
-	if [ "$RC" -eq 125 ]; then
-		say "    FAIL: polexec refused (exit 125):"
-		printf '%s\n' "$ERR" | sed 's/^/      /'
-		return 1
-	fi
-	return 0
+	box_ran $? # netlab.sh
 }
-
-rec() { jq -r "$1" "$T/rec.json" 2>/dev/null; }
 
 # ran_clean DESC [MODE]: the box exited 0 and its record says so; every
 # layer enforced (net in MODE, default none), nothing blocked, and no

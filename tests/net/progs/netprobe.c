@@ -151,6 +151,23 @@ static int print_token(const char *buf, ssize_t len)
 	return 0;
 }
 
+// The server's line on fd, connected or connecting.
+static int read_token(int fd)
+{
+	int e = wait_fd(fd, POLLIN);
+	if (e)
+		return fail_errno(e);
+	char buf[256];
+	ssize_t r = read(fd, buf, sizeof(buf));
+	if (r < 0)
+		return fail_errno(errno);
+	if (r == 0) {
+		printf("%s: connected, no token\n", what);
+		return 1;
+	}
+	return print_token(buf, r);
+}
+
 static int probe_tcp(const char *host, const char *port)
 {
 	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
@@ -171,18 +188,7 @@ static int probe_tcp(const char *host, const char *port)
 		if (e)
 			return fail_errno(e);
 	}
-	int e = wait_fd(fd, POLLIN);
-	if (e)
-		return fail_errno(e);
-	char buf[256];
-	ssize_t r = read(fd, buf, sizeof(buf));
-	if (r < 0)
-		return fail_errno(errno);
-	if (r == 0) {
-		printf("%s: connected, no token\n", what);
-		return 1;
-	}
-	return print_token(buf, r);
+	return read_token(fd);
 }
 
 // A UDP socket of HOST's family, *ai its address; -1 (said) on failure.
@@ -361,68 +367,36 @@ static int probe_reuse(const char *fdtext, const char *host, const char *port)
 	return print_token(buf, r);
 }
 
-// The server's line on fd, connected or connecting.
-static int read_token(int fd)
+// tfo, tfoc and mptcp HOST PORT (HOW): a TCP connection made the way HOW
+// names (see the top of this file), then the server's line.
+static int probe_tcpvia(const char *how, const char *host, const char *port)
 {
-	int e = wait_fd(fd, POLLIN);
-	if (e)
-		return fail_errno(e);
-	char buf[256];
-	ssize_t r = read(fd, buf, sizeof(buf));
-	if (r < 0)
-		return fail_errno(errno);
-	if (r == 0) {
-		printf("%s: connected, no token\n", what);
-		return 1;
-	}
-	return print_token(buf, r);
-}
-
-static int probe_tfo(const char *host, const char *port)
-{
+	int tfo = strcmp(how, "tfo") == 0;
+	int tfoc = strcmp(how, "tfoc") == 0;
+	int mptcp = strcmp(how, "mptcp") == 0;
 	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
 	if (!ai)
 		return 1;
-	int fd = socket(ai->ai_family, SOCK_STREAM, 0);
-	if (fd < 0)
-		return fail_errno(errno);
-	if (sendto(fd, "hi\n", 3, MSG_FASTOPEN, ai->ai_addr, ai->ai_addrlen) <
-	    0)
-		return fail_errno(errno);
-	return read_token(fd);
-}
-
-static int probe_tfoc(const char *host, const char *port)
-{
-	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
-	int one = 1;
-	if (!ai)
-		return 1;
-	int fd = socket(ai->ai_family, SOCK_STREAM, 0);
-	if (fd < 0)
-		return fail_errno(errno);
-	if (setsockopt(fd, IPPROTO_TCP, 30 /* TCP_FASTOPEN_CONNECT */, &one,
-		       sizeof(one)) < 0)
-		return fail_errno(errno);
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
-		return fail_errno(errno);
-	if (write(fd, "hi\n", 3) < 0)
-		return fail_errno(errno);
-	return read_token(fd);
-}
-
-static int probe_mptcp(const char *host, const char *port)
-{
-	struct addrinfo *ai = lookup(host, port, SOCK_STREAM);
-	if (!ai)
-		return 1;
-	int fd = socket(ai->ai_family, SOCK_STREAM, 262 /* IPPROTO_MPTCP */);
-	if (fd < 0) {
+	int fd = socket(ai->ai_family, SOCK_STREAM,
+			mptcp ? 262 /* IPPROTO_MPTCP */ : 0);
+	if (fd < 0 && mptcp) {
 		const char *n = strerrorname_np(errno);
 		printf("%s: errno=%s (socket)\n", what, n ? n : "?");
 		return 1;
 	}
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+	if (fd < 0)
+		return fail_errno(errno);
+	int one = 1;
+	if (tfoc && setsockopt(fd, IPPROTO_TCP, 30 /* TCP_FASTOPEN_CONNECT */,
+			       &one, sizeof(one)) < 0)
+		return fail_errno(errno);
+	if (tfo) {
+		if (sendto(fd, "hi\n", 3, MSG_FASTOPEN, ai->ai_addr,
+			   ai->ai_addrlen) < 0)
+			return fail_errno(errno);
+	} else if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return fail_errno(errno);
+	if (tfoc && write(fd, "hi\n", 3) < 0)
 		return fail_errno(errno);
 	return read_token(fd);
 }
@@ -868,12 +842,10 @@ int main(int argc, char **argv)
 		return probe_ptrace(argv[2]);
 	if (strcmp(c, "nftdel") == 0 && argc == 4)
 		return probe_nftdel(argv[2], argv[3]);
-	if (strcmp(c, "tfo") == 0 && argc == 4)
-		return probe_tfo(argv[2], argv[3]);
-	if (strcmp(c, "tfoc") == 0 && argc == 4)
-		return probe_tfoc(argv[2], argv[3]);
-	if (strcmp(c, "mptcp") == 0 && argc == 4)
-		return probe_mptcp(argv[2], argv[3]);
+	if ((strcmp(c, "tfo") == 0 || strcmp(c, "tfoc") == 0 ||
+	     strcmp(c, "mptcp") == 0) &&
+	    argc == 4)
+		return probe_tcpvia(c, argv[2], argv[3]);
 	if (strcmp(c, "udpto") == 0 && argc == 4)
 		return probe_udpto(argv[2], argv[3]);
 	if (strcmp(c, "fdtcp") == 0 && argc == 5)
