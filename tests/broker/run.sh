@@ -225,7 +225,10 @@ t_broker_udp_race_name() {
 # The fd number swapped by dup2 between a UDP and a TCP socket during
 # sendmsg to h2: polexec sends on the socket it took (the TCP one drops
 # the name and fails; the UDP one is judged), never on the one swapped
-# in after. Twin: outside, the swap reaches h2.
+# in after. Twin: outside, the same probe reaches h2 (at least its last
+# send, made with the UDP socket surely at the fd: which socket a racing
+# send meets outside is the scheduler's, so the race alone was a flaky
+# twin); the unsound build's run (t_broker_unsound_loses) loses the race.
 t_broker_udp_dup2_swap() {
 	boxp "$ART/broker.polbin" -- "b udpswap $H2 5353 200" || return 1
 	expect "UDP dup2: h2 never reached" "$(res "udpswap $H2 5353 200")" \
