@@ -383,30 +383,30 @@ enum polbin_net_rt_kind {
  *   u16 port (host order), u8 addr[16] }, value u64 (1): what the box
  *   tried and was refused, read by polexec after the box.
  */
-#define POLBIN_EBPF_VERSION	  1
-#define POLBIN_EBPF_F_FORCED	  0x1u /* `backend cgroup`: never the namespace */
+#define POLBIN_EBPF_VERSION  1
+#define POLBIN_EBPF_F_FORCED 0x1u /* `backend cgroup`: never the namespace */
 /* `backend cgroup namespace`: these programs where they can be had and
  * installed, else the namespace (never with FORCED; not critical: a
  * polexec that does not know the section keeps the namespace, which the
  * list allows, and one that knows version 1 without this bit refuses it) */
-#define POLBIN_EBPF_F_FALLBACK	  0x2u
-#define POLBIN_EBPF_F_ALL	  0x3u
-#define POLBIN_EBPF_NPROG	  9
-#define POLBIN_EBPF_MAX_INSNS	  4096
-#define POLBIN_EBPF_MAX_RULES	  4096 /* 8 KiB of kernel memory each */
-#define POLBIN_EBPF_MAX_RANGES	  64
-#define POLBIN_EBPF_KEY_LEN	  24
-#define POLBIN_EBPF_VAL_LEN	  (4 + 4 * POLBIN_EBPF_MAX_RANGES)
+#define POLBIN_EBPF_F_FALLBACK 0x2u
+#define POLBIN_EBPF_F_ALL      0x3u
+#define POLBIN_EBPF_NPROG      9
+#define POLBIN_EBPF_MAX_INSNS  4096
+#define POLBIN_EBPF_MAX_RULES  4096 /* 8 KiB of kernel memory each */
+#define POLBIN_EBPF_MAX_RANGES 64
+#define POLBIN_EBPF_KEY_LEN    24
+#define POLBIN_EBPF_VAL_LEN    (4 + 4 * POLBIN_EBPF_MAX_RANGES)
 /* The map's value is not the section's: a bitmap of the 65536 ports
  * (bit p of byte p / 8), which polexec fills from the ranges, so that the
  * programs test a port without a loop (a loop over ranges cost the
  * verifier 0.2 s a program here). */
-#define POLBIN_EBPF_MAP_VAL_LEN	  8192
-#define POLBIN_EBPF_BLOCKED_SIZE  1024
-#define POLBIN_EBPF_BLOCKED_KEY	  20
-#define POLBIN_EBPF_MAP_RULES	  0
-#define POLBIN_EBPF_MAP_BLOCKED	  1
-#define POLBIN_EBPF_NMAPS	  2
+#define POLBIN_EBPF_MAP_VAL_LEN	 8192
+#define POLBIN_EBPF_BLOCKED_SIZE 1024
+#define POLBIN_EBPF_BLOCKED_KEY	 20
+#define POLBIN_EBPF_MAP_RULES	 0
+#define POLBIN_EBPF_MAP_BLOCKED	 1
+#define POLBIN_EBPF_NMAPS	 2
 
 enum polbin_ebpf_kind {
 	POLBIN_EBPF_K_ALLOW4 = 1,

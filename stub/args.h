@@ -12,8 +12,8 @@ struct args {
 	int require_enforced;
 	int learn; /* --learn: profile a trusted workload (observe.h) */
 	const char *started_by; /* --started-by NAME, for the record */
-	int explain; /* --explain: one stderr line per distinct denial;
-		      * 2: --explain=end, after the command ended */
+	int explain;	 /* --explain: one stderr line per distinct denial;
+			  * 2: --explain=end, after the command ended */
 	int net_backend; /* --net-backend: NET_BACKEND_* (net/net.h) */
 	struct vars vars;
 	char **argv; /* the command, NULL-terminated */

@@ -211,8 +211,9 @@ struct seccomp_validate_stats {
 
 /* Flags of seccomp_validate_stats(). */
 #define SECCOMP_VALIDATE_FORCE_Z3 1u /* every part through Z3 (tests) */
-#define SECCOMP_VALIDATE_NO_EXACT 2u /* numbers skip the exact route (tests)   \
-				      */
+#define SECCOMP_VALIDATE_NO_EXACT                                              \
+	2u /* numbers skip the exact route (tests)                             \
+	    */
 
 /*
  * Returns 0 when the program is proven equal to the policy; 1 on a
