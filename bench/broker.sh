@@ -107,19 +107,9 @@ hyperfine --style basic --warmup 1 --runs "$BULK_RUNS" \
 			"$(ratio "${n#*:}" "$UDP_BARE")"
 	done
 	echo "start of a box, median of $RUNS (ms):"
-	for n in broker namespace; do
-		printf '  %-10s %s\n' $n "$(ms "$(hf_median "$OUT/broker-start.json" $n)")"
-	done
-	bare=$(hf_median "$OUT/broker-curl.json" bare)
+	hf_rows "$OUT/broker-start.json" - broker namespace
 	echo "curl, 200 connections, median of $CURL_RUNS (ms; x bare):"
-	for n in bare broker namespace; do
-		m=$(hf_median "$OUT/broker-curl.json" $n)
-		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$m" "$bare")"
-	done
-	bare=$(hf_median "$OUT/broker-bulk.json" bare)
+	hf_rows "$OUT/broker-curl.json" time bare broker namespace
 	echo "$BULK over one connection, median of $BULK_RUNS (ms; throughput x bare):"
-	for n in bare broker namespace; do
-		m=$(hf_median "$OUT/broker-bulk.json" $n)
-		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$bare" "$m")"
-	done
+	hf_rows "$OUT/broker-bulk.json" throughput bare broker namespace
 } | tee "$OUT/broker.txt"

@@ -137,9 +137,7 @@ conn_ratio() {
 }
 {
 	echo "start of a box, median of $RUNS (ms):"
-	for n in true none cgroup namespace; do
-		printf '  %-10s %s\n' $n "$(ms "$(hf_median "$OUT/ebpf-start.json" $n)")"
-	done
+	hf_rows "$OUT/ebpf-start.json" - true none cgroup namespace
 	echo "peak RSS (KiB):"
 	# shellcheck disable=SC2086
 	printf '  %-10s %s\n' none "$(peak_kib $POLEXEC "$W/none.polbin" -- /bin/true)" \
@@ -154,10 +152,6 @@ conn_ratio() {
 	for n in bare cgroup namespace; do
 		printf '  %-10s %s  %sx\n' $n "$(conn_us $n)" "$(conn_ratio $n)"
 	done
-	bare=$(hf_median "$OUT/ebpf-bulk.json" bare)
 	echo "1 GiB over one connection, median of $BULK_RUNS (ms; throughput x bare):"
-	for n in bare cgroup namespace; do
-		m=$(hf_median "$OUT/ebpf-bulk.json" $n)
-		printf '  %-10s %s  %sx\n' $n "$(ms "$m")" "$(ratio "$bare" "$m")"
-	done
+	hf_rows "$OUT/ebpf-bulk.json" throughput bare cgroup namespace
 } | tee "$OUT/ebpf.txt"

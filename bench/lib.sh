@@ -112,3 +112,20 @@ bench_policy() {
 # ms SECONDS: in milliseconds, two decimals; ratio A B: A / B, three.
 ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+# hf_rows JSON time|throughput NAME...: a row per NAME, its median in ms
+# and its ratio to the first NAME's (time: NAME / first; throughput:
+# first / NAME); NAME alone, without a ratio, for a "-" second argument
+hf_rows() {
+	_j=$1 _k=$2
+	shift 2
+	_base=$(hf_median "$_j" "$1")
+	for _n in "$@"; do
+		_m=$(hf_median "$_j" "$_n")
+		case $_k in
+		time) _r="  $(ratio "$_m" "$_base")x" ;;
+		throughput) _r="  $(ratio "$_base" "$_m")x" ;;
+		*) _r= ;;
+		esac
+		printf '  %-10s %s%s\n' "$_n" "$(ms "$_m")" "$_r"
+	done
+}

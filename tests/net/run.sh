@@ -1662,36 +1662,27 @@ t_cgroup_abstract_host_unreachable
 t_cgroup_nothing_left_behind
 "
 
+# backend_pass BACKEND TESTS: those TESTS (of NET_ONLY, where set) again
+# with --net-backend=BACKEND, each under a name of its own (BACKEND_t),
+# so its records are kept apart
+backend_pass() {
+	NET_BACKEND=$1
+	say "--- net suite as $WHO_RUNS, --net-backend=$1"
+	for t in ${NET_ONLY:-$2}; do
+		case " $(echo $2) " in *" $t "*) ;; *) continue ;; esac
+		eval "$1_$t() { $t; }"
+		in_scratch "$1_$t" box_stderr
+	done
+}
+
 run_all() {
 	say "--- net suite as $WHO_RUNS${NET_BACKEND:+, --net-backend=$NET_BACKEND}"
 	for t in ${NET_ONLY:-$TESTS}; do
 		case " $(echo $TESTS) " in *" $t "*) ;; *) continue ;; esac
 		in_scratch "$t" box_stderr
 	done
-	if is_root; then
-		NET_BACKEND=cgroup
-		say "--- net suite as $WHO_RUNS, --net-backend=cgroup"
-		for t in ${NET_ONLY:-$CGROUP_TESTS}; do
-			case " $(echo $CGROUP_TESTS) " in
-			*" $t "*) ;;
-			*) continue ;;
-			esac
-			# its own name, so its records are kept apart
-			eval "cgroup_$t() { $t; }"
-			in_scratch "cgroup_$t" box_stderr
-		done
-		NET_BACKEND=namespace
-	fi
-	NET_BACKEND=broker
-	say "--- net suite as $WHO_RUNS, --net-backend=broker"
-	for t in ${NET_ONLY:-$BROKER_TESTS}; do
-		case " $(echo $BROKER_TESTS) " in
-		*" $t "*) ;;
-		*) continue ;;
-		esac
-		eval "broker_$t() { $t; }"
-		in_scratch "broker_$t" box_stderr
-	done
+	is_root && backend_pass cgroup "$CGROUP_TESTS"
+	backend_pass broker "$BROKER_TESTS"
 	NET_BACKEND=
 	is_root && NET_BACKEND=namespace
 	records_check net "${NET_ONLY:-}"
