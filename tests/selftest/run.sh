@@ -306,8 +306,8 @@ t_unlisted_nonloopback() {
 					open || return 1
 			# the broker carries UDP where the policy lists a UDP
 			# destination, as hole.pol does
-			expect "$w hole: udp" "$(verdict_of net.udp-unlisted)" \
-				open || return 1
+			expect "$w hole: udp ($(detail_of net.udp-unlisted))" \
+				"$(verdict_of net.udp-unlisted)" open || return 1
 		done
 	done
 }
